@@ -1,0 +1,57 @@
+# `make run` and `make test` work on a fresh machine: each creates or refreshes the
+# virtual environment in .venv first (again whenever pyproject.toml changes).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint typecheck pytest bench venv clean
+
+help:
+	@echo "make run    play a match between computer opponents (later: start the server)"
+	@echo "make test   ruff, mypy and pytest: the one gate"
+	@echo "make lint   ruff only"
+	@echo "make bench  run every benchmark in bench/"
+	@echo "make clean  remove .venv, caches and build output"
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+run: $(STAMP)
+	$(BIN)/romme play --seed 1
+
+# All three run even when one fails, so that one run shows every problem; pytest comes
+# last so that its summary closes the output.
+test: $(STAMP)
+	@status=0; \
+	echo "== ruff"; $(BIN)/ruff check . || status=1; \
+	echo "== mypy"; $(BIN)/mypy || status=1; \
+	echo "== pytest"; $(BIN)/pytest || status=1; \
+	exit $$status
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	@set -e; found=0; \
+	for script in bench/*.py; do \
+		[ -e "$$script" ] || continue; \
+		found=1; echo "== $$script"; $(BIN)/python "$$script"; \
+	done; \
+	[ $$found = 1 ] || echo "no benchmarks in bench/ yet"
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

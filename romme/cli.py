@@ -1,0 +1,325 @@
+"""The ``romme`` command line: ask the rules engine from a shell.
+
+Each subcommand is one ``cmd_*`` function taking the parsed arguments and returning
+the exit status, registered with :func:`command` together with a function that declares
+its arguments. To add one (``serve``, ``tournament``, ...)::
+
+    def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--port", type=int, default=8000)
+
+    @command("serve", "run the game server", _serve_arguments)
+    def cmd_serve(args: argparse.Namespace) -> int:
+        ...
+        return 0
+
+Exit status: 0 success, 1 a well-formed question whose answer is "no" (an invalid
+meld), 2 bad input (an unreadable card, an impossible hand, a bad option). Bad input
+never shows a traceback: raise :class:`UsageError` (or let an engine error through,
+see :func:`main`) and the message is printed on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from romme.engine.cards import Card, format_cards, parse_cards, shoe_counter
+from romme.engine.errors import CardParseError, EngineError, InvalidMeld
+from romme.engine.melds import Meld
+from romme.engine.rules import PRESETS, Rules
+
+__all__ = ["COMMANDS", "Command", "UsageError", "build_parser", "check_hand", "command", "main"]
+
+EXIT_OK = 0
+EXIT_NO = 1
+EXIT_BAD_INPUT = 2
+
+SHOE_SIZE = 110
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed without a traceback, exit status 2."""
+
+
+Runner = Callable[[argparse.Namespace], int]
+Configure = Callable[[argparse.ArgumentParser], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One subcommand: its name, a one-line help, its arguments and its body."""
+
+    name: str
+    help: str
+    configure: Configure
+    run: Runner
+
+
+COMMANDS: dict[str, Command] = {}
+"""Every subcommand by name, in the order registered (the order ``--help`` lists)."""
+
+
+def command(name: str, help: str, configure: Configure) -> Callable[[Runner], Runner]:
+    """Register the decorated function as the subcommand ``name``."""
+
+    def register(run: Runner) -> Runner:
+        if name in COMMANDS:
+            raise ValueError(f"subcommand {name!r} registered twice")
+        COMMANDS[name] = Command(name, help, configure, run)
+        return run
+
+    return register
+
+
+# ------------------------------------------------------------------ shared bits
+
+
+def _add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        choices=PRESETS,
+        default="classic",
+        help="rules preset (default: classic)",
+    )
+
+
+def _add_json_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="answer in JSON")
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return Rules.preset(args.rules)
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False), flush=True)
+
+
+def _cards_from(tokens: Sequence[str]) -> tuple[Card, ...]:
+    """Cards from command-line words; each word may hold several cards ("7H,8H")."""
+    return parse_cards(" ".join(tokens))
+
+
+def _stdin_lines() -> Iterator[str]:
+    if sys.stdin is None:
+        return
+    if sys.stdin.isatty():
+        print("(reading from standard input, one per line; end with Ctrl-D)", file=sys.stderr)
+    for line in sys.stdin:
+        if line.strip():
+            yield line.strip()
+
+
+# ------------------------------------------------------------------------- meld
+
+
+def _meld_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_rules_argument(parser)
+    _add_json_argument(parser)
+    parser.add_argument(
+        "cards",
+        nargs="*",
+        metavar="CARD",
+        help="cards in the order laid, e.g. QH KH AH or 7C,7D,XX; "
+        "none: read one meld per line from standard input",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _MeldAnswer:
+    text: str
+    """What was asked: the cards as given, normalised when they could be read."""
+    status: int
+    meld: Meld | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.meld is not None,
+            "kind": None if self.meld is None else self.meld.kind.value,
+            "points": None if self.meld is None else self.meld.value,
+            "reason": self.reason,
+        }
+
+    def line(self) -> str:
+        if self.meld is not None:
+            return f"{self.text}: {self.meld.describe()}"
+        if self.status == EXIT_NO:
+            return f"{self.text}: not a meld: {self.reason}"
+        return f"{self.text}: bad input: {self.reason}"
+
+
+def _judge_meld(text: str, rules: Rules) -> _MeldAnswer:
+    try:
+        cards = parse_cards(text)
+    except CardParseError as exc:
+        return _MeldAnswer(text, EXIT_BAD_INPUT, reason=exc.message)
+    shown = format_cards(cards)
+    try:
+        meld = Meld.parse(cards, rules)
+    except InvalidMeld as exc:
+        return _MeldAnswer(shown, EXIT_NO, reason=exc.message)
+    return _MeldAnswer(shown, EXIT_OK, meld=meld)
+
+
+@command("meld", "do these cards, in this order, form a meld?", _meld_arguments)
+def cmd_meld(args: argparse.Namespace) -> int:
+    """Judge one meld given as arguments, or one meld per line of standard input.
+
+    Exit 0 if every meld is valid, 1 if any is not, 2 if any line could not be read.
+    """
+    rules = _rules(args)
+    if args.cards:
+        answer = _judge_meld(" ".join(args.cards), rules)
+        if args.json:
+            _print_json(answer.to_json())
+        elif answer.status == EXIT_BAD_INPUT:
+            print(f"romme meld: {answer.reason}", file=sys.stderr)
+        else:
+            print(answer.line())
+        return answer.status
+
+    status = EXIT_OK
+    for text in _stdin_lines():
+        answer = _judge_meld(text, rules)
+        if args.json:
+            _print_json(answer.to_json())
+        else:
+            print(answer.line(), flush=True)
+        status = max(status, answer.status)
+    return status
+
+
+# ------------------------------------------------------------------------ solve
+
+
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_rules_argument(parser)
+    _add_json_argument(parser)
+    parser.add_argument(
+        "cards",
+        nargs="*",
+        metavar="CARD",
+        help="the hand, e.g. 7C 7D 7H QH KH AH 2S; none: read it from standard input",
+    )
+
+
+def check_hand(cards: Sequence[Card]) -> None:
+    """Raise :class:`UsageError` unless these cards could be one hand from the shoe."""
+    if not cards:
+        raise UsageError("no cards given")
+    if len(cards) > SHOE_SIZE:
+        raise UsageError(f"{len(cards)} cards: the shoe holds only {SHOE_SIZE}")
+    available = shoe_counter()
+    too_many = [
+        f"{card} {count} times (the shoe holds {available[card]})"
+        for card, count in sorted(Counter(cards).items())
+        if count > available[card]
+    ]
+    if too_many:
+        raise UsageError("more copies than the shoe holds: " + ", ".join(too_many))
+
+
+@command("solve", "the best way to lay out a hand", _solve_arguments)
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Print the arrangement of the hand that leaves the fewest penalty points."""
+    rules = _rules(args)
+    text = " ".join(args.cards) if args.cards else " ".join(_stdin_lines())
+    hand = parse_cards(text)
+    check_hand(hand)
+
+    try:
+        # Imported here so that the other subcommands work without the solver.
+        from romme.engine.solver import solve
+    except ModuleNotFoundError as exc:
+        if exc.name != "romme.engine.solver":
+            raise
+        print("romme solve: the hand solver (romme.engine.solver) is missing", file=sys.stderr)
+        return EXIT_NO
+    arrangement = solve(hand, rules)
+    if args.json:
+        _print_json(arrangement.to_json())
+        return EXIT_OK
+    melds = [str(meld) for meld in arrangement.melds]
+    width = max(map(len, melds), default=0)
+    for meld, shown in zip(arrangement.melds, melds, strict=True):
+        print(f"{shown.ljust(width)}   {meld.describe()}")
+    if not melds:
+        print("no melds")
+    print(f"left: {format_cards(arrangement.left) or '-'}")
+    print(f"penalty: {arrangement.penalty}")
+    print(f"points: {arrangement.points}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------- play
+
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_rules_argument(parser)
+    parser.add_argument("--seats", type=int, default=2, metavar="N", help="players (2-4)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="shuffle seed")
+    parser.add_argument("--limit", type=int, default=None, metavar="L", help="point limit")
+
+
+@command("play", "play a match between computer opponents", _play_arguments)
+def cmd_play(args: argparse.Namespace) -> int:
+    """Placeholder until the match runner exists."""
+    print("the match runner arrives with romme.engine.game")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------- main
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("romme")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="romme",
+        description="Rommé (German Rummy): the rules engine from the command line.",
+    )
+    parser.add_argument("--version", action="version", version=f"romme {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for cmd in COMMANDS.values():
+        sub = subparsers.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        cmd.configure(sub)
+        sub.set_defaults(run=cmd.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (UsageError, EngineError) as exc:
+        # EngineError covers unreadable cards and any other input the engine refuses.
+        print(f"romme {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from
+        # complaining when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The rules of Rommé: pure, typed, without I/O."""
