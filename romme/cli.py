@@ -266,13 +266,90 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=2, metavar="N", help="players (2-4)")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="shuffle seed")
     parser.add_argument("--limit", type=int, default=None, metavar="L", help="point limit")
+    parser.add_argument("--knock", action="store_true", help="play with the knock")
+    parser.add_argument("--verbose", "-v", action="store_true", help="print every move")
 
 
 @command("play", "play a match between computer opponents", _play_arguments)
 def cmd_play(args: argparse.Namespace) -> int:
-    """Placeholder until the match runner exists."""
-    print("the match runner arrives with romme.engine.game")
+    """Play and print a match between reference players (seeded: the same seed
+    plays the same match)."""
+    import hashlib
+
+    from romme.engine.fairness import new_match_seed
+    from romme.engine.game import Game
+    from romme.engine.reference import reference_action
+
+    rules = Rules.preset(args.rules)
+    if args.limit is not None:
+        if args.limit < 1:
+            raise UsageError("the point limit must be a positive number")
+        rules = rules.replace(point_limit=args.limit)
+    if args.knock:
+        rules = rules.replace(knock=True)
+    if not rules.min_seats <= args.seats <= rules.max_seats:
+        raise UsageError(f"a table has {rules.min_seats} to {rules.max_seats} seats")
+    seed = (new_match_seed() if args.seed is None
+            else hashlib.sha256(f"romme-play:{args.seed}".encode()).digest())
+    game = Game(rules, args.seats, seed)
+    names = [f"seat {s}" for s in range(args.seats)]
+    print(f"romme: {rules.name}, {args.seats} players, "
+          + (f"{rules.rounds} rounds" if rules.scoring == "rounds"
+             else f"point limit {rules.point_limit}"))
+    from romme.engine.reference import play_game
+
+    original_apply = game.apply
+
+    def narrate(action: Any) -> Any:
+        events = original_apply(action)
+        for event in events:
+            line = _describe_event(event, names)
+            if line and (args.verbose or event.type in ("round_started", "round_ended",
+                                                        "game_ended", "laid", "knocked")):
+                print(line)
+        return events
+
+    game.apply = narrate  # type: ignore[method-assign]
+    play_game(game, reference_action)
     return EXIT_OK
+
+
+def _describe_event(event: Any, names: Sequence[str]) -> str | None:
+    kind = event.type
+    if kind == "round_started":
+        return (f"\n== round {event.round_no}: {names[event.dealer]} deals, "
+                f"{names[event.first]} starts; upcard {event.upcard}; "
+                f"commitment {event.commitment[:16]}...")
+    if kind == "drew":
+        card = "" if event.source == "stock" else f" {event.card}"
+        return f"{names[event.seat]} draws from the {event.source}{card}"
+    if kind == "laid":
+        melds = " | ".join(str(m) for m in event.melds)
+        return f"{names[event.seat]} {'opens with' if event.opened else 'lays'} {melds}"
+    if kind == "laid_off":
+        return f"{names[event.seat]} lays off {event.card} -> {event.meld}"
+    if kind == "joker_exchanged":
+        return f"{names[event.seat]} exchanges {event.card} for a joker -> {event.meld}"
+    if kind == "discarded":
+        return f"{names[event.seat]} discards {event.card}"
+    if kind == "knocked":
+        return f"{names[event.seat]} knocks and takes {event.card}"
+    if kind == "restocked":
+        return f"the discard pile becomes the stock ({event.stock_count} cards)"
+    if kind == "round_ended":
+        result = event.result
+        who = ("nobody went out" if result.winner is None
+               else f"{names[result.winner]} goes out"
+               + (" with hand rummy" if result.hand_rummy else ""))
+        lines = [f"-- {who}"]
+        for seat, name in enumerate(names):
+            lines.append(f"   {name}: penalty {result.penalties[seat]:3d}  total "
+                         f"{result.totals[seat]:4d}  left {format_cards(result.hands[seat]) or '-'}")
+        lines.append(f"   shuffle seed {result.seed}")
+        return "\n".join(lines)
+    if kind == "game_ended":
+        return "\n== winner: " + ", ".join(names[s] for s in event.winners)
+    return None
 
 
 # ------------------------------------------------------------------------- main
