@@ -288,9 +288,19 @@ def test_version() -> None:
     assert result.stdout.startswith("romme ")
 
 
-def test_play_exists() -> None:
-    result = romme("play", "--seed", "1")
-    assert result.returncode == 0
+def test_play_prints_a_seeded_match_to_its_end() -> None:
+    first = romme("play", "--seed", "1", "--seats", "3", "--limit", "50")
+    again = romme("play", "--seed", "1", "--seats", "3", "--limit", "50")
+    other = romme("play", "--seed", "2", "--seats", "3", "--limit", "50")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == again.stdout != other.stdout
+    assert "== round 1:" in first.stdout and "== winner: seat" in first.stdout
+    assert "shuffle seed" in first.stdout
+
+
+def test_play_refuses_bad_options() -> None:
+    assert romme("play", "--seats", "5").returncode == 2
+    assert romme("play", "--limit", "0").returncode == 2
 
 
 def test_no_subcommand_is_a_usage_error() -> None:
