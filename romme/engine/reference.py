@@ -18,7 +18,7 @@ from romme.engine.melds import Meld
 from romme.engine.rules import Rules
 from romme.engine.scoring import card_penalty
 from romme.engine.solver import Arrangement, solve, solve_opening
-from romme.engine.view import SeatView
+from romme.engine.view import SeatView, discardable_cards
 
 __all__ = [
     "Policy",
@@ -42,26 +42,12 @@ def uses_card(hand: Sequence[Card], card: Card, rules: Rules) -> bool:
     return arrangement.left.count(card) < [*hand, card].count(card)
 
 
-def _discardable(view: SeatView) -> list[Card]:
-    """Cards this seat may discard now, by the rules."""
-    hand = view.hand
-    cards = []
-    for card in sorted(set(hand)):
-        if (not view.rules.may_return_discard and card == view.drew_from_discard
-                and hand.count(card) == 1 and len(hand) > 1):
-            continue
-        if view.pending_jokers - (1 if card.is_joker else 0) > 0:
-            continue
-        cards.append(card)
-    return cards
-
-
 def cheapest_discard(view: SeatView) -> Card:
     """The card whose loss costs least: the one that leaves the best hand
     (least penalty after solving), never a joker when another card will do;
     among equals the costliest card goes."""
     rules = view.rules
-    options = _discardable(view)
+    options = discardable_cards(view)
     naturals = [c for c in options if not c.is_joker]
     if naturals:
         options = naturals
@@ -147,7 +133,7 @@ def reference_action(view: SeatView) -> Action | None:
     lay_off = _lay_off_action(view, arrangement.left)
     if lay_off is not None:
         return lay_off
-    options = _discardable(view)
+    options = discardable_cards(view)
     loose = [c for c in arrangement.left if c in options and not c.is_joker]
     if loose:
         card = max(loose, key=lambda c: (card_penalty(c, rules), c.code))

@@ -26,7 +26,7 @@ from romme.engine.rules import Rules
 if TYPE_CHECKING:
     from romme.engine.game import Game
 
-__all__ = ["SeatView", "candidate_melds", "legal_actions", "view_for"]
+__all__ = ["SeatView", "candidate_melds", "discardable_cards", "legal_actions", "view_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,12 +233,22 @@ def legal_actions(view: SeatView) -> list[Action]:
             for index, meld in enumerate(view.melds):
                 for position in meld.exchange_positions(card):
                     actions.append(ExchangeJoker(seat, card, index, position))
-    # Discards.
-    for card in distinct:
-        if (not rules.may_return_discard and card == view.drew_from_discard
+    actions.extend(Discard(seat, card) for card in discardable_cards(view))
+    return actions
+
+
+def discardable_cards(view: SeatView) -> list[Card]:
+    """The distinct cards this seat may discard now, ordered by code: not the
+    card just taken from the discard pile (unless it is the last, or the hand
+    holds its twin, or the rules allow it), and an exchanged joker that must go
+    leaves no other choice."""
+    hand = view.hand
+    cards = []
+    for card in sorted(set(hand)):
+        if (not view.rules.may_return_discard and card == view.drew_from_discard
                 and hand.count(card) == 1 and len(hand) > 1):
             continue
         if view.pending_jokers - (1 if card.is_joker else 0) > 0:
             continue
-        actions.append(Discard(seat, card))
-    return actions
+        cards.append(card)
+    return cards
