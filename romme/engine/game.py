@@ -558,15 +558,14 @@ class Game:
         if not hand:
             return [Discarded(seat, card, ()), *self._went_out(seat)]
         next_seat = self.next_active(seat)
+        self.knock = None
+        turn_events = self._begin_turn(next_seat)
         knock_seats: tuple[int, ...] = ()
-        if self.rules.knock_possible(len(self.active_seats())):
+        if (self.phase is Phase.DRAW and len(self.stock) >= 2
+                and self.rules.knock_possible(len(self.active_seats()))):
             knock_seats = tuple(s for s in self.active_seats() if s not in (seat, next_seat))
-        self.knock = KnockWindow(seat, next_seat, knock_seats) if knock_seats else None
-        events: list[Event] = [Discarded(seat, card, knock_seats)]
-        events.extend(self._begin_turn(next_seat))
-        if self.phase is not Phase.DRAW:
-            self.knock = None
-        return events
+            self.knock = KnockWindow(seat, next_seat, knock_seats)
+        return [Discarded(seat, card, knock_seats), *turn_events]
 
     def _knock(self, action: Knock) -> list[Event]:
         seat = action.seat
