@@ -1,0 +1,207 @@
+"""The database schema as typed SQLAlchemy models.
+
+The Alembic migrations in ``romme/store/migrations/versions`` create exactly this
+schema (a test compares them); change both together. Times are stored in UTC and
+always come back timezone-aware, on SQLite too.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "Base",
+    "ChatMessage",
+    "GameResult",
+    "GameSeat",
+    "GameTable",
+    "Invitation",
+    "Player",
+    "TableAction",
+    "UTCDateTime",
+]
+
+# Stable constraint names, so that migrations can refer to them on every backend.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp in UTC. PostgreSQL keeps the zone (``timestamptz``); SQLite keeps
+    naive UTC text, which comes back marked as UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given; the store keeps times in UTC")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+        list[Any]: JSON(),
+        bytes: LargeBinary(),
+    }
+
+
+class Player(Base):
+    """A person (guest or registered) or a computer opponent's persistent account."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(80))
+    nickname_key: Mapped[str] = mapped_column(String(80), unique=True)
+    """NFC, case-folded: nicknames are unique without regard to case."""
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    guest: Mapped[bool] = mapped_column(Boolean)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_level: Mapped[str | None] = mapped_column(String(20), unique=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float, index=True)
+    """The ordinal ``mu - 3 sigma``, kept for ordering the rankings."""
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    games_won: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+    registered_at: Mapped[datetime | None]
+
+
+class GameTable(Base):
+    """A table and its one game. Its action log (:class:`TableAction`) is the truth."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    settings: Mapped[dict[str, Any]]
+    rules: Mapped[dict[str, Any]]
+    seats: Mapped[list[Any]]
+    match_seed: Mapped[bytes]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class TableAction(Base):
+    """One accepted action of a table's game, numbered by ``version``."""
+
+    __tablename__ = "table_actions"
+    __table_args__ = (UniqueConstraint("table_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class GameResult(Base):
+    """How a finished game ended; written once, by ``Store.finish_game``."""
+
+    __tablename__ = "game_results"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    winners: Mapped[list[Any]]
+    totals: Mapped[list[Any]]
+    seat_players: Mapped[list[Any]]
+    results: Mapped[list[Any]]
+    rating_changes: Mapped[dict[str, Any]]
+    finished_at: Mapped[datetime]
+
+
+class GameSeat(Base):
+    """One seat of a finished game: who sat there, the place, the rating change."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (Index("ix_game_seats_player_id_finished_at", "player_id", "finished_at"),)
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    place: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    players: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    """Whether the player's rating is kept (registered players and bots)."""
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+    finished_at: Mapped[datetime]
+
+
+class ChatMessage(Base):
+    """A chat line in the lobby (``table_id`` null) or at a table. Plain text."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE")
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+
+
+class Invitation(Base):
+    """An invitation to a table. ``status`` is open, accepted or declined; an open
+    invitation past ``expires_at_ms`` is reported as expired."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16))
+    expires_at_ms: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime]
+    answered_at: Mapped[datetime | None]

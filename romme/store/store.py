@@ -1,0 +1,983 @@
+"""The store: every piece of the game server's persistent state behind one async API.
+
+Accounts, tables with their action logs, finished games with ratings and
+statistics, chat and invitations, on SQLite (the default, one file) or
+PostgreSQL. Each method is one short transaction; bad input raises
+:class:`StoreError` with a code of the wire protocol and changes nothing.
+
+The action log of a table is the source of truth: a table is rebuilt after a
+restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import re
+import unicodedata
+from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from argon2 import PasswordHasher
+from sqlalchemy import Connection, event, func, or_, select, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from romme.engine.fairness import commitment_of, round_seed
+from romme.store import accounts, ratings
+from romme.store.errors import StoreError
+from romme.store.migrate import upgrade_to_head
+from romme.store.models import (
+    ChatMessage,
+    GameResult,
+    GameSeat,
+    GameTable,
+    Invitation,
+    Player,
+    TableAction,
+)
+from romme.store.records import PlayerRecord, TableRecord
+
+__all__ = [
+    "CHAT_MAX",
+    "DEFAULT_URL",
+    "INVITATION_TTL_MS",
+    "TABLE_STATUSES",
+    "Store",
+    "normalise_url",
+]
+
+DEFAULT_URL = "sqlite+aiosqlite:///./var/romme.db"
+CHAT_MAX = 500
+INVITATION_TTL_MS = 2 * 60 * 1000
+TABLE_STATUSES = ("waiting", "playing", "finished", "closed")
+"""``closed``: a table given up before its game ended (e.g. the host left)."""
+UNFINISHED = ("waiting", "playing")
+RECENT_GAMES = 10
+_BOT_LEVEL = re.compile(r"[a-z][a-z0-9_-]{0,15}\Z")
+_PG_MIGRATION_LOCK = 0x726F6D6D65  # "romme": one migrating process at a time
+_CHAT_RAW_MAX = 4 * CHAT_MAX
+
+
+def normalise_url(url: str) -> str:
+    """The URL with the async driver filled in: ``postgresql://`` and ``postgres://``
+    become ``postgresql+asyncpg://``, ``sqlite://`` becomes ``sqlite+aiosqlite://``."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "postgresql":
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    elif backend == "sqlite":
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    else:
+        raise ValueError(f"the store runs on SQLite or PostgreSQL, not {backend!r}")
+    return parsed.render_as_string(hide_password=False)
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad(message: str) -> StoreError:
+    return StoreError("bad_message", message)
+
+
+def _check_json(value: object, what: str) -> None:
+    """Refuse what JSON cannot hold (or what PostgreSQL's json refuses: NaN, NUL)."""
+    try:
+        encoded = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise _bad(f"{what} cannot be stored as JSON: {exc}") from None
+    if "\\u0000" in encoded:
+        raise _bad(f"{what} holds a NUL character")
+
+
+def _clean_chat(text: object) -> str:
+    """Chat text without control characters (newlines stay), or raise."""
+    if not isinstance(text, str):
+        raise StoreError("chat_empty", "a chat message is text")
+    if len(text) > _CHAT_RAW_MAX:
+        raise StoreError("chat_too_long", f"a chat message has at most {CHAT_MAX} characters")
+    cleaned = "".join(
+        char for char in text
+        if char == "\n" or unicodedata.category(char) not in ("Cc", "Cs")
+    )
+    if not cleaned.strip():
+        raise StoreError("chat_empty", "the message is empty")
+    if len(cleaned) > CHAT_MAX:
+        raise StoreError("chat_too_long", f"a chat message has at most {CHAT_MAX} characters")
+    return cleaned
+
+
+def _record(player: Player) -> PlayerRecord:
+    return PlayerRecord(
+        id=player.id,
+        nickname=player.nickname,
+        guest=player.guest,
+        is_bot=player.is_bot,
+        rating=player.rating,
+        mu=player.mu,
+        sigma=player.sigma,
+        games_played=player.games_played,
+        games_won=player.games_won,
+    )
+
+
+class Store:
+    """The game server's persistence. Open with :meth:`Store.open`, which creates
+    and migrates the database; :meth:`close` when done.
+
+    Safe for concurrent use from one event loop. On SQLite, writes queue behind one
+    lock (SQLite has one writer at a time anyway) while reads run alongside them.
+    """
+
+    url: str
+
+    def __init__(
+        self,
+        url: str,
+        engine: AsyncEngine,
+        *,
+        password_hasher: PasswordHasher,
+        clock: Callable[[], datetime],
+    ) -> None:
+        """Use :meth:`Store.open`."""
+        self.url = url
+        self._engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._hasher = password_hasher
+        self._clock = clock
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._write_lock = asyncio.Lock()
+
+    # ------------------------------------------------------------- lifecycle
+
+    @classmethod
+    async def open(
+        cls,
+        url: str | None = None,
+        *,
+        password_hasher: PasswordHasher | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> Store:
+        """Connect to ``url`` (default: ``sqlite+aiosqlite:///./var/romme.db``,
+        creating ``./var``), create the database's tables or migrate them to the
+        newest schema, and return the store.
+
+        ``password_hasher``: argon2 parameters (default: argon2-cffi's
+        recommended ones). ``clock``: the time source, returning aware UTC datetimes.
+        """
+        url = normalise_url(url or DEFAULT_URL)
+        parsed = make_url(url)
+        options: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            path = _sqlite_file(parsed)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            options["connect_args"] = {"timeout": 30}
+        else:
+            options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        engine = create_async_engine(url, **options)
+        if engine.dialect.name == "sqlite":
+            _configure_sqlite(engine)
+        try:
+            async with engine.begin() as connection:
+                if engine.dialect.name == "postgresql":
+                    await connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
+                    )
+                await connection.run_sync(_migrate)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(
+            url,
+            engine,
+            password_hasher=password_hasher or PasswordHasher(),
+            clock=clock or _utc_now,
+        )
+
+    async def close(self) -> None:
+        """Close every connection. The store cannot be used afterwards."""
+        await self._engine.dispose()
+
+    async def ping(self) -> bool:
+        """Whether the database answers (within five seconds)."""
+        try:
+            async with asyncio.timeout(5):
+                async with self._engine.connect() as connection:
+                    await connection.execute(text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return f"<Store {make_url(self.url)!s}>"
+
+    # ------------------------------------------------------------- sessions
+
+    @contextlib.asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncSession]:
+        async with self._sessions() as session:
+            yield session
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncSession]:
+        """One transaction: committed at the end, rolled back on any error."""
+        lock = self._write_lock if self._sqlite else contextlib.nullcontext()
+        async with lock, self._sessions() as session, session.begin():
+            yield session
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the store's clock must return aware datetimes")
+        return now.astimezone(UTC)
+
+    @staticmethod
+    async def _player_by_key(session: AsyncSession, key: str) -> Player | None:
+        found: Player | None = await session.scalar(
+            select(Player).where(Player.nickname_key == key)
+        )
+        return found
+
+    @staticmethod
+    async def _require_player(session: AsyncSession, player_id: int, lock: bool = False) -> Player:
+        if not _is_int(player_id):
+            raise StoreError("no_such_player", f"there is no player {player_id!r}")
+        player = await session.get(
+            Player, player_id, with_for_update={"key_share": True} if lock else None
+        )
+        if player is None:
+            raise StoreError("no_such_player", f"there is no player {player_id}")
+        return player
+
+    @staticmethod
+    async def _require_table(session: AsyncSession, table_id: int, lock: bool = False) -> GameTable:
+        if not _is_int(table_id):
+            raise StoreError("no_such_table", f"there is no table {table_id!r}")
+        table = await session.get(
+            GameTable, table_id, with_for_update={"key_share": True} if lock else None
+        )
+        if table is None:
+            raise StoreError("no_such_table", f"there is no table {table_id}")
+        return table
+
+    def _new_player(
+        self, nickname: str, *, guest: bool, password_hash: str | None = None,
+        bot_level: str | None = None,
+    ) -> Player:
+        now = self._now()
+        return Player(
+            nickname=nickname,
+            nickname_key=accounts.nickname_key(nickname),
+            password_hash=password_hash,
+            guest=guest,
+            is_bot=bot_level is not None,
+            bot_level=bot_level,
+            mu=ratings.DEFAULT_MU,
+            sigma=ratings.DEFAULT_SIGMA,
+            rating=ratings.ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA),
+            games_played=0,
+            games_won=0,
+            created_at=now,
+            registered_at=None if guest or bot_level is not None else now,
+        )
+
+    # ------------------------------------------------------------- accounts
+
+    async def create_guest(self, nickname: str) -> PlayerRecord:
+        """A new guest account (no password; its rating is never kept)."""
+        nickname = accounts.validate_nickname(nickname)
+        key = accounts.nickname_key(nickname)
+        try:
+            async with self._write() as session:
+                if await self._player_by_key(session, key) is not None:
+                    raise _taken(nickname)
+                player = self._new_player(nickname, guest=True)
+                session.add(player)
+                await session.flush()
+        except IntegrityError:  # the same nickname, taken a moment ago
+            raise _taken(nickname) from None
+        return _record(player)
+
+    async def register(
+        self, nickname: str, password: str, guest_id: int | None = None
+    ) -> PlayerRecord:
+        """A registered account. With ``guest_id``, that guest becomes registered and
+        keeps its history (and is renamed if ``nickname`` is another, free one)."""
+        nickname = accounts.validate_nickname(nickname)
+        accounts.validate_password(password)
+        key = accounts.nickname_key(nickname)
+        # Hashing is slow on purpose: look for a clash first, and hash off the loop.
+        async with self._read() as session:
+            holder = await self._player_by_key(session, key)
+        if holder is not None and (guest_id is None or holder.id != guest_id):
+            raise _taken(nickname)
+        password_hash = await asyncio.to_thread(accounts.hash_password, self._hasher, password)
+        try:
+            async with self._write() as session:
+                holder = await self._player_by_key(session, key)
+                if guest_id is None:
+                    if holder is not None:
+                        raise _taken(nickname)
+                    player = self._new_player(nickname, guest=False, password_hash=password_hash)
+                    session.add(player)
+                else:
+                    player = await self._require_player(session, guest_id, lock=True)
+                    if not player.guest:
+                        raise StoreError("no_such_player", f"player {guest_id} is not a guest")
+                    if holder is not None and holder.id != player.id:
+                        raise _taken(nickname)
+                    player.nickname = nickname
+                    player.nickname_key = key
+                    player.password_hash = password_hash
+                    player.guest = False
+                    player.registered_at = self._now()
+                await session.flush()
+        except IntegrityError:
+            raise _taken(nickname) from None
+        return _record(player)
+
+    async def login(self, nickname: str, password: str) -> PlayerRecord:
+        """The registered player with this nickname and password, or ``bad_credentials``."""
+        key = accounts.lookup_key(nickname)
+        if key is None or not accounts.password_fits(password):
+            raise _bad_credentials()
+        async with self._read() as session:
+            player = await self._player_by_key(session, key)
+        if player is None or player.password_hash is None:
+            raise _bad_credentials()
+        stored_hash = player.password_hash
+        if not await asyncio.to_thread(
+            accounts.verify_password, self._hasher, stored_hash, password
+        ):
+            raise _bad_credentials()
+        if accounts.needs_rehash(self._hasher, stored_hash):
+            new_hash = await asyncio.to_thread(accounts.hash_password, self._hasher, password)
+            async with self._write() as session:
+                fresh = await session.get(Player, player.id)
+                if fresh is not None and fresh.password_hash == stored_hash:
+                    fresh.password_hash = new_hash
+        return _record(player)
+
+    async def get_player(self, player_id: int) -> PlayerRecord | None:
+        if not _is_int(player_id):
+            return None
+        async with self._read() as session:
+            player = await session.get(Player, player_id)
+            return None if player is None else _record(player)
+
+    async def find_player(self, nickname: str) -> PlayerRecord | None:
+        """The player with this nickname, whatever its case."""
+        key = accounts.lookup_key(nickname)
+        if key is None:
+            return None
+        async with self._read() as session:
+            player = await self._player_by_key(session, key)
+            return None if player is None else _record(player)
+
+    async def bot_player(self, level: str) -> PlayerRecord:
+        """The persistent account of the computer opponent of this level
+        (``Bot casual``), created on first use."""
+        if not isinstance(level, str) or not _BOT_LEVEL.match(level):
+            raise StoreError("bad_settings", f"{level!r} is not a computer level")
+        query = select(Player).where(Player.bot_level == level)
+        async with self._read() as session:
+            player = await session.scalar(query)
+        if player is not None:
+            return _record(player)
+        try:
+            async with self._write() as session:
+                player = await session.scalar(query)
+                if player is None:
+                    player = self._new_player(accounts.bot_nickname(level), guest=False,
+                                              bot_level=level)
+                    session.add(player)
+                    await session.flush()
+        except IntegrityError:  # created concurrently
+            async with self._read() as session:
+                player = await session.scalar(query)
+            if player is None:
+                raise
+        return _record(player)
+
+    async def player_info(self, nickname: str) -> dict[str, Any] | None:
+        """``PlayerInfo`` of the protocol, with the ten most recent games."""
+        key = accounts.lookup_key(nickname)
+        if key is None:
+            return None
+        async with self._read() as session:
+            player = await self._player_by_key(session, key)
+            if player is None:
+                return None
+            # A player may hold several seats of one game (bots of one level):
+            # read a few more rows than needed and keep one entry per game.
+            rows = (await session.scalars(
+                select(GameSeat)
+                .where(GameSeat.player_id == player.id)
+                .order_by(GameSeat.finished_at.desc(), GameSeat.table_id.desc(), GameSeat.seat)
+                .limit(RECENT_GAMES * 4)
+            )).all()
+        recent: list[dict[str, Any]] = []
+        by_game: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            entry = by_game.get(row.table_id)
+            if entry is None:
+                if len(recent) == RECENT_GAMES:
+                    continue
+                entry = {"game": row.table_id, "finished_at": _iso(row.finished_at),
+                         "won": row.won, "place": row.place, "players": row.players}
+                by_game[row.table_id] = entry
+                recent.append(entry)
+            else:
+                entry["won"] = entry["won"] or row.won
+                entry["place"] = min(entry["place"], row.place)
+        return {
+            "nickname": player.nickname,
+            "guest": player.guest,
+            "games_played": player.games_played,
+            "games_won": player.games_won,
+            "rating": ratings.shown(player.rating),
+            "recent": recent,
+        }
+
+    async def rankings(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Registered players and bots who have played, best rating first. Equal
+        shown ratings share a rank."""
+        if not _is_int(limit) or limit < 0:
+            raise _bad("limit must be a non-negative integer")
+        limit = min(limit, 1000)
+        async with self._read() as session:
+            players = (await session.scalars(
+                select(Player)
+                .where(Player.guest.is_(False), Player.games_played > 0)
+                .order_by(Player.rating.desc(), Player.games_won.desc(), Player.nickname_key)
+                .limit(limit)
+            )).all()
+        result: list[dict[str, Any]] = []
+        for position, player in enumerate(players, start=1):
+            rating = ratings.shown(player.rating)
+            rank = result[-1]["rank"] if result and result[-1]["rating"] == rating else position
+            result.append({
+                "rank": rank,
+                "nickname": player.nickname,
+                "rating": rating,
+                "games_played": player.games_played,
+                "games_won": player.games_won,
+                "bot": player.is_bot,
+            })
+        return result
+
+    # --------------------------------------------------------------- tables
+
+    async def create_table(
+        self,
+        host_id: int,
+        settings: dict[str, Any],
+        rules: dict[str, Any],
+        seats: list[dict[str, Any]],
+        match_seed: bytes,
+    ) -> int:
+        """A new table (status ``waiting``); returns its id."""
+        if not isinstance(settings, dict) or not isinstance(rules, dict):
+            raise _bad("settings and rules are JSON objects")
+        if not isinstance(seats, list):
+            raise _bad("seats is a list")
+        if not isinstance(match_seed, bytes) or not 16 <= len(match_seed) <= 1024:
+            raise _bad("the match seed is 16 to 1024 bytes")
+        for value, what in ((settings, "settings"), (rules, "rules"), (seats, "seats")):
+            _check_json(value, what)
+        async with self._write() as session:
+            await self._require_player(session, host_id)
+            table = GameTable(
+                host_id=host_id,
+                settings=settings,
+                rules=rules,
+                seats=seats,
+                match_seed=bytes(match_seed),
+                status="waiting",
+                created_at=self._now(),
+            )
+            session.add(table)
+            await session.flush()
+            return table.id
+
+    async def update_table(
+        self,
+        table_id: int,
+        *,
+        status: str | None = None,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Change a table's status (``waiting``, ``playing``, ``finished``, ``closed``)
+        or seats. The status of a finished table cannot change any more."""
+        if status is not None and status not in TABLE_STATUSES:
+            raise _bad(f"status is one of {', '.join(TABLE_STATUSES)}")
+        if seats is not None:
+            if not isinstance(seats, list):
+                raise _bad("seats is a list")
+            _check_json(seats, "seats")
+        async with self._write() as session:
+            table = await self._require_table(session, table_id, lock=True)
+            if status is not None and status != table.status:
+                if table.status == "finished":
+                    raise StoreError("game_over", f"table {table_id}'s game is finished")
+                now = self._now()
+                if status == "playing" and table.started_at is None:
+                    table.started_at = now
+                if status == "finished" and table.finished_at is None:
+                    table.finished_at = now
+                table.status = status
+            if seats is not None:
+                table.seats = seats
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """A table with its actions, whatever its status."""
+        if not _is_int(table_id):
+            return None
+        async with self._read() as session:
+            table = await session.get(GameTable, table_id)
+            if table is None:
+                return None
+            actions = (await session.scalars(
+                select(TableAction).where(TableAction.table_id == table_id)
+                .order_by(TableAction.version)
+            )).all()
+            return _table_record(table, list(actions))
+
+    async def append_actions(
+        self, table_id: int, first_version: int, actions: list[dict[str, Any]]
+    ) -> None:
+        """Store ``actions`` as versions ``first_version``, ``first_version + 1``, ...
+        in one transaction, committed before this returns.
+
+        ``version_conflict`` (and nothing stored) if one of these versions exists
+        or if ``first_version`` does not follow the table's last stored version
+        (a gap would make the log useless for recovery)."""
+        if not _is_int(first_version) or first_version < 0:
+            raise _bad("first_version is a non-negative integer")
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            raise _bad("actions is a list of JSON objects")
+        for action in actions:
+            _check_json(action, "an action")
+        try:
+            async with self._write() as session:
+                table = await self._require_table(session, table_id, lock=True)
+                if table.status == "finished":
+                    raise StoreError("game_over", f"table {table_id}'s game is finished")
+                last = await session.scalar(
+                    select(func.max(TableAction.version)).where(TableAction.table_id == table_id)
+                )
+                if last is not None and first_version != last + 1:
+                    raise _version_conflict(table_id, first_version, last)
+                now = self._now()
+                session.add_all(
+                    TableAction(table_id=table_id, version=first_version + offset,
+                                action=action, created_at=now)
+                    for offset, action in enumerate(actions)
+                )
+                await session.flush()
+        except IntegrityError:  # the same version, stored a moment ago
+            raise _version_conflict(table_id, first_version, None) from None
+
+    async def unfinished_tables(self) -> list[TableRecord]:
+        """Every table waiting or playing, with its actions in version order: what a
+        restarted server needs to rebuild its tables."""
+        async with self._read() as session:
+            tables = (await session.scalars(
+                select(GameTable).where(GameTable.status.in_(UNFINISHED)).order_by(GameTable.id)
+            )).all()
+            actions = (await session.scalars(
+                select(TableAction)
+                .join(GameTable, GameTable.id == TableAction.table_id)
+                .where(GameTable.status.in_(UNFINISHED))
+                .order_by(TableAction.table_id, TableAction.version)
+            )).all()
+        by_table: dict[int, list[TableAction]] = {}
+        for action in actions:
+            by_table.setdefault(action.table_id, []).append(action)
+        return [_table_record(table, by_table.get(table.id, [])) for table in tables]
+
+    async def finish_game(
+        self,
+        table_id: int,
+        *,
+        winners: list[int],
+        totals: list[int],
+        seat_players: list[int],
+        results: list[dict[str, Any]],
+    ) -> dict[str, dict[str, float]]:
+        """Record a finished game in one transaction: the table's status, the result,
+        every player's statistics and rating. Returns ``{"<seat>": {"before": x,
+        "after": y}}`` (shown ratings) for each seat whose rating is kept.
+
+        Places: the winners first, then lower ``totals`` (penalty points). Guests
+        play in the rating model with a new player's rating, which is not kept.
+        A player in several seats (bots of one level) gets the mean of its seats'
+        new ratings, and one game played. Calling it again for the same table
+        returns the stored changes and changes nothing."""
+        try:
+            async with self._write() as session:
+                return await self._finish_game(
+                    session, table_id, winners, totals, seat_players, results
+                )
+        except IntegrityError:  # finished concurrently: the stored result stands
+            async with self._read() as session:
+                result = await session.get(GameResult, table_id)
+            if result is None:
+                raise
+            return dict(result.rating_changes)
+
+    async def _finish_game(
+        self,
+        session: AsyncSession,
+        table_id: int,
+        winners: Sequence[int],
+        totals: Sequence[int],
+        seat_players: Sequence[int],
+        results: Sequence[dict[str, Any]],
+    ) -> dict[str, dict[str, float]]:
+        table = await self._require_table(session, table_id, lock=True)
+        stored = await session.get(GameResult, table_id)
+        if stored is not None:
+            return dict(stored.rating_changes)
+        seats = _check_result(winners, totals, seat_players, results)
+        ids = sorted(set(seat_players))
+        found = (await session.scalars(
+            select(Player).where(Player.id.in_(ids)).order_by(Player.id)
+            .with_for_update(key_share=True)
+        )).all()
+        players = {p.id: p for p in found}
+        missing = [i for i in ids if i not in players]
+        if missing:
+            raise StoreError("no_such_player", f"there is no player {missing[0]}")
+
+        kept = [not players[pid].guest for pid in seat_players]
+        before = [
+            (players[pid].mu, players[pid].sigma) if keep
+            else (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+            for pid, keep in zip(seat_players, kept, strict=True)
+        ]
+        seat_places = ratings.places(winners, totals)
+        after = ratings.rate(before, seat_places)
+        now = self._now()
+
+        changes: dict[str, dict[str, float]] = {}
+        ordinals: dict[int, tuple[float, float]] = {}
+        for pid in ids:
+            player = players[pid]
+            own = [s for s in range(seats) if seat_players[s] == pid]
+            player.games_played += 1
+            if any(s in winners for s in own):
+                player.games_won += 1
+            if not player.guest:
+                old = player.rating
+                player.mu = math.fsum(after[s][0] for s in own) / len(own)
+                player.sigma = math.fsum(after[s][1] for s in own) / len(own)
+                player.rating = ratings.ordinal(player.mu, player.sigma)
+                ordinals[pid] = (old, player.rating)
+        for seat, pid in enumerate(seat_players):
+            old_new = ordinals.get(pid)
+            if old_new is not None:
+                changes[str(seat)] = {"before": ratings.shown(old_new[0]),
+                                      "after": ratings.shown(old_new[1])}
+            session.add(GameSeat(
+                table_id=table_id, seat=seat, player_id=pid, place=seat_places[seat],
+                won=seat in winners, players=seats, rated=old_new is not None,
+                rating_before=None if old_new is None else old_new[0],
+                rating_after=None if old_new is None else old_new[1],
+                finished_at=now,
+            ))
+        session.add(GameResult(
+            table_id=table_id, winners=list(winners), totals=list(totals),
+            seat_players=list(seat_players), results=list(results),
+            rating_changes=changes, finished_at=now,
+        ))
+        table.status = "finished"
+        table.finished_at = now
+        await session.flush()
+        return changes
+
+    async def game_log(self, table_id: int) -> dict[str, Any] | None:
+        """``GameLog`` of the protocol for a finished game (its match seed revealed),
+        ``None`` for any other table."""
+        if not _is_int(table_id):
+            return None
+        async with self._read() as session:
+            table = await session.get(GameTable, table_id)
+            result = await session.get(GameResult, table_id)
+            if table is None or result is None or table.status != "finished":
+                return None
+            actions = (await session.scalars(
+                select(TableAction).where(TableAction.table_id == table_id)
+                .order_by(TableAction.version)
+            )).all()
+            seat_players = [int(pid) for pid in result.seat_players]
+            found = (await session.scalars(
+                select(Player).where(Player.id.in_(set(seat_players)))
+            )).all()
+        players = {p.id: p for p in found}
+        seats = []
+        for seat, pid in enumerate(seat_players):
+            player = players.get(pid)
+            seats.append({
+                "seat": seat,
+                "nickname": None if player is None else player.nickname,
+                "bot": None if player is None else player.bot_level,
+                "connected": False,
+                "away": False,
+            })
+        actions_json = [a.action for a in actions]
+        round_count = sum(1 for a in actions_json if a.get("type") == "next_round")
+        rounds = []
+        for round_no in range(1, round_count + 1):
+            seed = round_seed(table.match_seed, round_no)
+            rounds.append({"round_no": round_no, "seed": seed.hex(),
+                           "commitment": commitment_of(seed)})
+        started = table.started_at or (actions[0].created_at if actions else table.created_at)
+        return {
+            "id": table.id,
+            "rules": table.rules,
+            "seats": seats,
+            "winners": list(result.winners),
+            "started_at": _iso(started),
+            "finished_at": _iso(result.finished_at),
+            "match_seed": table.match_seed.hex(),
+            "rounds": rounds,
+            "actions": actions_json,
+        }
+
+    # ----------------------------------------------------------------- chat
+
+    async def add_chat(self, table_id: int | None, player_id: int, text: str) -> dict[str, Any]:
+        """Store a chat message (lobby when ``table_id`` is ``None``) and return it as
+        ``ChatMessage``. The text is kept as plain text, as given, less control
+        characters other than newlines."""
+        cleaned = _clean_chat(text)
+        async with self._write() as session:
+            if table_id is not None:
+                await self._require_table(session, table_id)
+            player = await self._require_player(session, player_id)
+            message = ChatMessage(table_id=table_id, player_id=player_id, text=cleaned,
+                                  created_at=self._now())
+            session.add(message)
+            await session.flush()
+            return _chat_json(message, player.nickname)
+
+    async def recent_chat(self, table_id: int | None, limit: int = 50) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of the lobby or a table, oldest first."""
+        if not _is_int(limit) or limit < 0:
+            raise _bad("limit must be a non-negative integer")
+        where = (ChatMessage.table_id.is_(None) if table_id is None
+                 else ChatMessage.table_id == table_id)
+        async with self._read() as session:
+            rows = (await session.execute(
+                select(ChatMessage, Player.nickname)
+                .join(Player, Player.id == ChatMessage.player_id)
+                .where(where)
+                .order_by(ChatMessage.id.desc())
+                .limit(min(limit, 1000))
+            )).all()
+        return [_chat_json(message, nickname) for message, nickname in reversed(rows)]
+
+    # ---------------------------------------------------------- invitations
+
+    async def create_invitation(
+        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None
+    ) -> dict[str, Any]:
+        """An open invitation (``Invitation``); ``expires_at_ms`` defaults to two
+        minutes from now. ``cannot_invite`` for oneself or a bot."""
+        if expires_at_ms is None:
+            expires_at_ms = _ms(self._now()) + INVITATION_TTL_MS
+        if not _is_int(expires_at_ms) or not 0 < expires_at_ms < 2**62:
+            raise _bad("expires_at_ms is a time in milliseconds")
+        async with self._write() as session:
+            await self._require_table(session, table_id)
+            sender = await self._require_player(session, from_id)
+            invitee = await self._require_player(session, to_id)
+            if sender.id == invitee.id:
+                raise StoreError("cannot_invite", "one cannot invite oneself")
+            if invitee.is_bot:
+                raise StoreError("cannot_invite", "a computer opponent cannot be invited")
+            invitation = Invitation(table_id=table_id, from_id=from_id, to_id=to_id,
+                                    status="open", expires_at_ms=expires_at_ms,
+                                    created_at=self._now())
+            session.add(invitation)
+            await session.flush()
+            return _invitation_json(invitation, sender.nickname, invitee.nickname, None)
+
+    async def answer_invitation(
+        self, invitation_id: int, player_id: int, accept: bool, now_ms: int
+    ) -> dict[str, Any]:
+        """Accept or decline an open invitation to ``player_id``."""
+        async with self._write() as session:
+            invitation = None
+            if _is_int(invitation_id):
+                invitation = await session.get(Invitation, invitation_id,
+                                               with_for_update={"key_share": True})
+            if invitation is None or invitation.to_id != player_id:
+                raise StoreError("no_such_invitation", f"there is no invitation {invitation_id!r}")
+            if invitation.status != "open":
+                raise StoreError("no_such_invitation",
+                                 f"invitation {invitation_id} was already {invitation.status}")
+            if invitation.expires_at_ms <= now_ms:
+                raise StoreError("invitation_expired", f"invitation {invitation_id} has expired")
+            invitation.status = "accepted" if accept else "declined"
+            invitation.answered_at = self._now()
+            sender = await session.get(Player, invitation.from_id)
+            invitee = await session.get(Player, invitation.to_id)
+            assert sender is not None and invitee is not None
+            return _invitation_json(invitation, sender.nickname, invitee.nickname, now_ms)
+
+    async def open_invitations(self, player_id: int, now_ms: int) -> list[dict[str, Any]]:
+        """Open, unexpired invitations to and from this player, oldest first."""
+        if not _is_int(player_id):
+            return []
+        async with self._read() as session:
+            rows = (await session.scalars(
+                select(Invitation)
+                .where(or_(Invitation.to_id == player_id, Invitation.from_id == player_id),
+                       Invitation.status == "open", Invitation.expires_at_ms > now_ms)
+                .order_by(Invitation.id)
+            )).all()
+            ids = {i.from_id for i in rows} | {i.to_id for i in rows}
+            names = dict((await session.execute(
+                select(Player.id, Player.nickname).where(Player.id.in_(ids))
+            )).tuples().all()) if ids else {}
+        return [_invitation_json(i, names[i.from_id], names[i.to_id], now_ms) for i in rows]
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    """WAL (readers never wait for the writer), foreign keys, and real transactions:
+    Python's sqlite3 would otherwise begin them only at the first write."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+
+def _migrate(connection: Connection) -> None:
+    upgrade_to_head(connection)
+
+
+def _taken(nickname: str) -> StoreError:
+    return StoreError("nickname_taken", f"the nickname {nickname!r} is taken")
+
+
+def _bad_credentials() -> StoreError:
+    return StoreError("bad_credentials", "wrong nickname or password")
+
+
+def _version_conflict(table_id: int, first_version: int, last: int | None) -> StoreError:
+    if last is None:
+        detail = "that version is stored already"
+    else:
+        detail = f"the last stored version is {last}"
+    return StoreError(
+        "version_conflict", f"table {table_id}: cannot store version {first_version}: {detail}"
+    )
+
+
+def _check_result(
+    winners: Sequence[int], totals: Sequence[int], seat_players: Sequence[int],
+    results: Sequence[dict[str, Any]],
+) -> int:
+    """The number of seats, or raise ``bad_message``."""
+    if not isinstance(seat_players, list) or not all(_is_int(p) for p in seat_players):
+        raise _bad("seat_players is a list of player ids")
+    seats = len(seat_players)
+    if not 2 <= seats <= 4:
+        raise _bad("a game has 2 to 4 seats")
+    if (not isinstance(totals, list) or len(totals) != seats
+            or not all(_is_int(t) for t in totals)):
+        raise _bad("totals holds one integer per seat")
+    if (not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < seats for w in winners)
+            or len(set(winners)) != len(winners)):
+        raise _bad("winners is a list of distinct seats")
+    if not isinstance(results, list):
+        raise _bad("results is a list")
+    _check_json(results, "results")
+    return seats
+
+
+def _table_record(table: GameTable, actions: list[TableAction]) -> TableRecord:
+    return TableRecord(
+        id=table.id,
+        host_id=table.host_id,
+        settings=table.settings,
+        rules=table.rules,
+        seats=table.seats,
+        match_seed=bytes(table.match_seed),
+        status=table.status,
+        created_at=table.created_at,
+        actions=[a.action for a in actions],
+        last_action_at=actions[-1].created_at if actions else None,
+        first_version=actions[0].version if actions else None,
+    )
+
+
+def _chat_json(message: ChatMessage, nickname: str) -> dict[str, Any]:
+    return {"id": message.id, "from": nickname, "text": message.text,
+            "at": _ms(message.created_at)}
+
+
+def _invitation_json(
+    invitation: Invitation, sender: str, invitee: str, now_ms: int | None
+) -> dict[str, Any]:
+    status = invitation.status
+    if status == "open" and now_ms is not None and invitation.expires_at_ms <= now_ms:
+        status = "expired"
+    return {
+        "id": invitation.id,
+        "table": invitation.table_id,
+        "from": sender,
+        "to": invitee,
+        "status": status,
+        "expires_at": invitation.expires_at_ms,
+    }
