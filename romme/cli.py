@@ -343,13 +343,94 @@ def _describe_event(event: Any, names: Sequence[str]) -> str | None:
                + (" with hand rummy" if result.hand_rummy else ""))
         lines = [f"-- {who}"]
         for seat, name in enumerate(names):
+            left = format_cards(result.hands[seat]) or "-"
             lines.append(f"   {name}: penalty {result.penalties[seat]:3d}  total "
-                         f"{result.totals[seat]:4d}  left {format_cards(result.hands[seat]) or '-'}")
+                         f"{result.totals[seat]:4d}  left {left}")
         lines.append(f"   shuffle seed {result.seed}")
         return "\n".join(lines)
     if kind == "game_ended":
         return "\n== winner: " + ", ".join(names[s] for s in event.winners)
     return None
+
+
+# ------------------------------------------------------------------- tournament
+
+
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_rules_argument(parser)
+    parser.add_argument(
+        "--seats", required=True, metavar="LEVEL,LEVEL[,..]",
+        help="the level at each seat, 2 to 4 of beginner, casual, strong, expert "
+        "(e.g. expert,strong)")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="games to play, rounded up to whole deals (default 100)")
+    parser.add_argument("--limit", type=int, default=None, metavar="L",
+                        help="classic point limit: 1 (one round), 50, 100 (the default)...")
+    parser.add_argument("--knock", action="store_true",
+                        help="classic tables of 3 or 4 seats: play with knock")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="tournament seed (default 0): the same seed plays the same games")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="worker processes (default 1)")
+
+
+@command("tournament", "bot levels against each other, seats rotated", _tournament_arguments)
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Play seat-rotated games between bot levels and print each level's figures."""
+    from romme.bots import LEVELS
+    from romme.bots.tournament import run_tournament
+
+    levels = [level.strip() for level in args.seats.split(",") if level.strip()]
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown:
+        raise UsageError(f"unknown level(s) {', '.join(unknown)}; choose from "
+                         f"{', '.join(LEVELS)}")
+    if not 2 <= len(levels) <= 4:
+        raise UsageError("--seats names 2 to 4 levels, one per seat")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    options: dict[str, Any] = {}
+    if args.limit is not None:
+        if args.rules != "classic":
+            raise UsageError("--limit is a classic option (three-rounds plays three rounds)")
+        if args.limit < 1:
+            raise UsageError("--limit must be a positive number")
+        options["point_limit"] = args.limit
+    if args.knock:
+        if args.rules != "classic" or len(levels) < 3:
+            raise UsageError("--knock needs classic rules and 3 or 4 seats")
+        options["knock"] = True
+    rules = Rules.preset(args.rules, **options)
+
+    def progress(done: int) -> None:
+        if sys.stderr.isatty():
+            print(f"\r{done} games", end="", file=sys.stderr, flush=True)
+
+    result = run_tournament(rules, levels, args.games, seed=args.seed, jobs=args.jobs,
+                            progress=progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(result.report())
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------ serve
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    from romme.server.config import add_arguments
+
+    add_arguments(parser)
+
+
+@command("serve", "run the game server (HTTP and WebSocket)", _serve_arguments)
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the online server until SIGTERM or Ctrl-C."""
+    from romme.server.serve import serve
+
+    return serve(args)
 
 
 # ------------------------------------------------------------------------- main

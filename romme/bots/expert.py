@@ -1,0 +1,166 @@
+"""The expert level: the strong player, plus search where a decision is close.
+
+When the strong judgement sees several moves of nearly the same worth (which
+card to throw, whether to take the top card, whether to open now or hold back
+for a hand rummy, whether to knock), the expert deals the cards it cannot see in
+many ways that agree with what it knows (:mod:`romme.bots.sampler`), plays every
+candidate move in each of those deals to the end of the round
+(:mod:`romme.bots.rollout`), and takes the move that did best on average. Every
+candidate is tried on the same deals, so luck does not decide between them.
+
+The budget is a number of playouts (``playouts``), so a decision does not depend
+on the machine's speed; ``time_cap`` is a wall-clock safety net that stops a
+search early on a machine far slower than expected. Decisions with a single
+sensible option cost no search at all.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from romme.bots.base import Decision
+from romme.bots.evaluate import opening
+from romme.bots.rollout import playout, utility
+from romme.bots.sampler import sample_game
+from romme.bots.strong import TAKE_MARGIN, Context, StrongBot, rank_discards
+from romme.engine.actions import Discard, Draw, Knock
+from romme.engine.errors import IllegalAction, InvalidMeld
+from romme.engine.view import SeatView
+
+__all__ = ["DEFAULT_PLAYOUTS", "ExpertBot"]
+
+DEFAULT_PLAYOUTS = 96
+"""Playouts per searched decision, shared by its candidate moves."""
+DEFAULT_TIME_CAP = 0.8
+"""Seconds after which a search stops early, whatever its budget."""
+CLOSE = 0.6
+"""Discards whose strong value is within this of the best are searched."""
+MAX_CANDIDATES = 3
+
+
+class ExpertBot(StrongBot):
+    level = "expert"
+
+    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
+                 time_cap: float = DEFAULT_TIME_CAP) -> None:
+        super().__init__(seed)
+        self.playouts = playouts
+        self.time_cap = time_cap
+
+    # ----------------------------------------------------------------- search
+
+    def search(self, view: SeatView, ctx: Context, candidates: Sequence[Decision | None],
+               rng: random.Random) -> int:
+        """The index of the candidate that did best in the playouts (``None``: do
+        nothing now, e.g. let a knock go). Ties go to the earlier candidate."""
+        seat = view.seat
+        assert seat is not None
+        if len(candidates) < 2 or self.playouts <= 0:
+            return 0
+        worlds = max(2, self.playouts // len(candidates))
+        totals = [0.0] * len(candidates)
+        start = time.perf_counter()
+        for _ in range(worlds):
+            base = sample_game(view, ctx.know, random.Random(rng.getrandbits(64)))
+            if base is None:
+                return 0
+            for i, candidate in enumerate(candidates):
+                game = base.clone()
+                if candidate is not None:
+                    try:
+                        game.apply(candidate.action)
+                    except (IllegalAction, InvalidMeld):
+                        totals[i] -= 1e9
+                        continue
+                playout(game)
+                totals[i] += utility(game, seat, ctx.single_round)
+            if time.perf_counter() - start > self.time_cap:
+                break
+        return max(range(len(candidates)), key=lambda i: (totals[i], -i))
+
+    # ------------------------------------------------------------------ knock
+
+    def knock(self, view: SeatView, rng: random.Random) -> Decision | None:
+        seat = view.seat
+        top = view.discard_top
+        if seat is None or top is None:
+            return None
+        ctx = self.context(view)
+        gain = self.take_gain(view, ctx, top)
+        if top.is_joker:
+            return Decision(Knock(seat), f"knock: {top} is worth a free turn")
+        if gain < TAKE_MARGIN - 0.5:
+            return None
+        knock = Decision(Knock(seat), f"knock: {top} is worth a free turn")
+        best = self.search(view, ctx, [knock, None], rng)
+        return knock if best == 0 else None
+
+    # ------------------------------------------------------------------- draw
+
+    def draw(self, view: SeatView, rng: random.Random) -> Decision:
+        decision = super().draw(view, rng)
+        seat = view.seat
+        top = view.discard_top
+        if seat is None or top is None or top.is_joker:
+            return decision
+        ctx = self.context(view)
+        gain = self.take_gain(view, ctx, top)
+        if abs(gain - TAKE_MARGIN) > 0.8:
+            return decision
+        take = Decision(Draw(seat, "discard"), f"take {top}: it pays in the long run")
+        stock = Decision(Draw(seat, "stock"), f"draw from the stock: {top} is not worth showing")
+        first, second = (decision, stock if decision.action.source == "discard" else take) \
+            if isinstance(decision.action, Draw) else (take, stock)
+        best = self.search(view, ctx, [first, second], rng)
+        return first if best == 0 else second
+
+    # ------------------------------------------------------------------- play
+
+    def play(self, view: SeatView, rng: random.Random) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        decision = super().play(view, rng)
+        ctx = self.context(view)
+        if not view.opened[seat]:
+            opener = opening(view.hand, view.rules)
+            if opener is not None and view.rules.hand_rummy:
+                # Open now, or hold back and throw a card instead?
+                hold = self.discard(view, ctx, rng)
+                if isinstance(decision.action, Discard):
+                    lay = self.opening_decision(view, opener)
+                    if lay is None:
+                        return decision
+                    candidates = [decision, lay]
+                else:
+                    candidates = [decision, Decision(hold.action, "hold the opening back "
+                                                     "for a hand rummy")]
+                return candidates[self.search(view, ctx, candidates, rng)]
+        if isinstance(decision.action, Discard):
+            return self.search_discard(view, ctx, decision, rng)
+        return decision
+
+    def opening_decision(self, view: SeatView, opener: object) -> Decision | None:
+        from romme.bots.playbook import lay_melds
+        from romme.engine.solver import Arrangement
+
+        assert isinstance(opener, Arrangement)
+        lay = lay_melds(view, opener.melds)
+        return None if lay is None else Decision(lay, f"open with {opener.points} points")
+
+    def search_discard(self, view: SeatView, ctx: Context, decision: Decision,
+                       rng: random.Random) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        ranked = rank_discards(view, ctx)
+        if len(ranked) < 2:
+            return decision
+        best_value = ranked[0][0]
+        close = [card for value, card in ranked[:MAX_CANDIDATES] if value >= best_value - CLOSE]
+        if len(close) < 2:
+            return decision
+        candidates = [Decision(Discard(seat, card), decision.reason if i == 0 else
+                               f"throw {card}: it plays out best")
+                      for i, card in enumerate(close)]
+        return candidates[self.search(view, ctx, candidates, rng)]

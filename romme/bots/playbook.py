@@ -1,0 +1,208 @@
+"""Moves every level builds its turn from: which melds to lay, which cards to
+lay off, which jokers to take, and which cards the next player would love to get.
+
+These helpers only propose; each level decides whether and when to use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from romme.bots.evaluate import arrangement, without
+from romme.bots.knowledge import Knowledge
+from romme.engine.actions import ExchangeJoker, Lay, LayOff
+from romme.engine.cards import JOKER, Card
+from romme.engine.errors import InvalidMeld
+from romme.engine.melds import Meld, MeldKind
+from romme.engine.solver import Arrangement
+from romme.engine.view import SeatView
+
+__all__ = [
+    "can_lay_all",
+    "exchange_options",
+    "feed_risk",
+    "lay_melds",
+    "lay_off_options",
+    "next_seat",
+    "trim_for_discard",
+]
+
+
+def next_seat(view: SeatView, seat: int) -> int:
+    """The next seat still in the game to the left of ``seat``."""
+    for step in range(1, view.seats + 1):
+        candidate = (seat + step) % view.seats
+        if view.active[candidate]:
+            return candidate
+    return seat
+
+
+def trim_for_discard(melds: Sequence[Meld], hand_size: int, view: SeatView
+                     ) -> tuple[list[tuple[Card, ...]], Card | None]:
+    """The melds to lay when the rules say the last card must be discarded:
+    if they would take every card, take one card off a meld of four or more
+    (which then goes out as the discard), else leave out the cheapest meld.
+    Returns the melds' cards and the card kept back for the discard, if any."""
+    laid = [m.cards for m in melds]
+    if not view.rules.must_discard_to_go_out:
+        return laid, None
+    if sum(len(c) for c in laid) < hand_size:
+        return laid, None
+    rules = view.rules
+    for i, meld in enumerate(melds):
+        if len(meld.cards) < 4:
+            continue
+        ends = (0, len(meld.cards) - 1) if meld.kind is MeldKind.SEQUENCE else range(
+            len(meld.cards))
+        for index in ends:
+            rest = meld.cards[:index] + meld.cards[index + 1:]
+            if meld.cards[index].is_joker:
+                continue
+            try:
+                Meld.parse(rest, rules)
+            except InvalidMeld:
+                continue
+            trimmed = list(laid)
+            trimmed[i] = rest
+            return trimmed, meld.cards[index]
+    ordered = sorted(range(len(melds)), key=lambda i: (melds[i].value, len(melds[i].cards)))
+    kept = [laid[i] for i in range(len(laid)) if i != ordered[0]]
+    return kept, None
+
+
+def lay_melds(view: SeatView, melds: Sequence[Meld]) -> Lay | None:
+    """A ``Lay`` of these melds that the engine accepts now, or ``None``."""
+    seat = view.seat
+    if seat is None or not melds:
+        return None
+    laid, _ = trim_for_discard(melds, len(view.hand), view)
+    if not laid:
+        return None
+    if not view.opened[seat]:
+        rules = view.rules
+        values = [Meld.check(cards, rules).value for cards in laid]
+        reach = max(values) if rules.opening_single_meld else sum(values)
+        if reach < rules.opening_points:
+            return None
+    return Lay(seat, tuple(laid))
+
+
+def lay_off_options(view: SeatView, loose: Sequence[Card], *, jokers: bool = False
+                    ) -> list[LayOff]:
+    """Lay-offs of loose cards that fit table melds (costliest card first).
+    Jokers only with ``jokers`` (a joker is worth more in hand)."""
+    seat = view.seat
+    if seat is None or not view.opened[seat]:
+        return []
+    if view.rules.must_discard_to_go_out and len(view.hand) <= 1:
+        return []
+    rules = view.rules
+    free_jokers = view.hand.count(JOKER) - view.pending_jokers
+    found: list[LayOff] = []
+    for card in sorted(set(loose), key=lambda c: (-_penalty_order(c), c.code)):
+        if card.is_joker and (not jokers or free_jokers <= 0):
+            continue
+        for index, meld in enumerate(view.melds):
+            ends = meld.lay_off_ends(card, rules)
+            if ends:
+                found.append(LayOff(seat, card, index, ends[0]))
+                break
+    return found
+
+
+def _penalty_order(card: Card) -> int:
+    if card.is_joker:
+        return 30
+    if card.rank == 1:
+        return 15
+    return min(card.rank, 10)
+
+
+def can_lay_all(view: SeatView, arr: Arrangement) -> bool:
+    """Whether the seat can go out this turn with this arrangement: every loose
+    card but at most one (the discard) fits the table (after opening)."""
+    rules = view.rules
+    loose = list(arr.left)
+    if not loose:
+        return not rules.must_discard_to_go_out or sum(len(m.cards) for m in arr.melds) > 3
+    fits = [c for c in loose if not c.is_joker and any(
+        m.lay_off_ends(c, rules) for m in view.melds)]
+    return len(loose) - len(fits) <= 1
+
+
+def exchange_options(view: SeatView, loose: Sequence[Card]) -> list[ExchangeJoker]:
+    """Joker exchanges worth making: a natural card the seat can spare takes a
+    joker from the table. Classic: the joker goes to the hand, so any loose card
+    that fits is worth it. Otherwise the joker must be laid at once, so only if
+    the hand can then lay it in a new meld."""
+    seat = view.seat
+    if seat is None or not view.opened[seat]:
+        return []
+    if view.pending_jokers and not view.rules.joker_exchange_to_hand:
+        return []
+    rules = view.rules
+    found: list[ExchangeJoker] = []
+    hand = list(view.hand)
+    for card in sorted(set(hand)):
+        if card.is_joker:
+            continue
+        for index, meld in enumerate(view.melds):
+            positions = meld.exchange_positions(card)
+            if not positions:
+                continue
+            after = [*without(hand, card), JOKER]
+            arr_after = arrangement(after, rules)
+            if rules.joker_exchange_to_hand:
+                if card in loose or len(arr_after.left) <= len(loose):
+                    found.append(ExchangeJoker(seat, card, index, positions[0]))
+            else:
+                uses_joker = JOKER not in arr_after.left
+                if uses_joker and len(arr_after.left) < len(loose) + (card not in loose):
+                    found.append(ExchangeJoker(seat, card, index, positions[0]))
+            break
+    return found
+
+
+def feed_risk(view: SeatView, know: Knowledge, card: Card) -> float:
+    """How likely the next player (or a knocker) is to take ``card`` and use it:
+    it fits a table meld once they have opened, it joins cards they are known to
+    hold, or it is of a kind they have been throwing away (less likely)."""
+    seat = view.seat
+    if seat is None:
+        return 0.0
+    rules = view.rules
+    target = next_seat(view, seat)
+    risk = 0.12
+    if card.is_joker:
+        return 1.0
+    if any(m.lay_off_ends(card, rules) for m in view.melds):
+        risk = 0.9 if view.opened[target] else 0.3
+    known = list(know.known[target].elements()) if target < len(know.known) else []
+    if known:
+        arr = arrangement([*known, card], rules)
+        if card not in arr.left:
+            risk = max(risk, 0.9)
+        elif any(_related(card, k) for k in known):
+            risk = max(risk, 0.45)
+    taken = know.taken[target] if target < len(know.taken) else []
+    if any(_related(card, k) for k in taken):
+        risk = max(risk, 0.3)
+    thrown = know.thrown[target] if target < len(know.thrown) else []
+    if any(t.rank == card.rank for t in thrown) and risk < 0.5:
+        risk *= 0.4
+    # Whoever is about to go out takes anything that helps.
+    if view.hand_counts[target] <= 3:
+        risk = min(1.0, risk * 1.5)
+    return risk
+
+
+def _related(a: Card, b: Card) -> bool:
+    """Could ``a`` and ``b`` stand in one meld (same rank, or same suit and close)?"""
+    if a.is_joker or b.is_joker:
+        return True
+    if a.rank == b.rank:
+        return a.suit != b.suit
+    if a.suit != b.suit:
+        return False
+    gap = abs(a.rank - b.rank)
+    return gap <= 2 or (1 in (a.rank, b.rank) and gap >= 11)

@@ -1,0 +1,186 @@
+"""Playing a sampled round to its end, fast: the expert's playouts.
+
+A playout runs on a sampled :class:`~romme.engine.game.Game` (see
+:mod:`romme.bots.sampler`), so every seat plays its own sampled hand and nobody
+looks at anything else. The playout policy is the strong level's judgement cut
+down to what is cheap: take the top card when it melds or fits the table after
+opening, open as soon as possible, lay and lay off everything, and throw the
+loose card with the fewest live partners (the highest penalty among equals),
+never a joker and never a card the next player can lay off when another will do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from romme.bots.evaluate import arrangement, opening, partners_outs
+from romme.engine.actions import Action, Discard, Draw, Lay, LayOff
+from romme.engine.cards import JOKER, Card, shoe_counter
+from romme.engine.errors import IllegalAction, InvalidMeld
+from romme.engine.game import Game, Phase
+from romme.engine.melds import Meld
+from romme.engine.scoring import card_penalty
+
+__all__ = ["playout", "utility"]
+
+
+def _trimmed(game: Game, seat: int, melds: tuple[Meld, ...]) -> tuple[tuple[Card, ...], ...]:
+    laid = [m.cards for m in melds]
+    if game.rules.must_discard_to_go_out and sum(map(len, laid)) >= len(game.hands[seat]):
+        for i, meld in enumerate(melds):
+            if len(meld.cards) >= 4:
+                for rest in (meld.cards[1:], meld.cards[:-1]):
+                    try:
+                        Meld.parse(rest, game.rules)
+                    except InvalidMeld:
+                        continue
+                    laid[i] = rest
+                    return tuple(laid)
+        laid.pop(min(range(len(melds)), key=lambda i: melds[i].value))
+    return tuple(laid)
+
+
+def _fits(game: Game, card: Card) -> int | None:
+    rules = game.rules
+    for index, meld in enumerate(game.melds):
+        if meld.lay_off_ends(card, rules):
+            return index
+    return None
+
+
+def _play(game: Game, seat: int, seen: Counter[Card]) -> Action:
+    rules = game.rules
+    hand = game.hands[seat]
+    arr = arrangement(hand, rules)
+    if not game.opened[seat]:
+        op = opening(hand, rules)
+        if op is not None:
+            laid = _trimmed(game, seat, op.melds)
+            if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
+                return Lay(seat, laid)
+    elif arr.melds:
+        laid = _trimmed(game, seat, arr.melds)
+        if laid:
+            return Lay(seat, laid)
+    if game.opened[seat] and not (rules.must_discard_to_go_out and len(hand) <= 1):
+        for card in arr.left:
+            if card.is_joker:
+                continue
+            index = _fits(game, card)
+            if index is not None:
+                ends = game.melds[index].lay_off_ends(card, rules)
+                return LayOff(seat, card, index, ends[0])
+    # The discard.
+    drew = game.turn.drew_from_discard
+    pending = game.turn.pending_jokers
+    options = []
+    for card in set(hand):
+        if (not rules.may_return_discard and card == drew and hand.count(card) == 1
+                and len(hand) > 1):
+            continue
+        if pending - (1 if card.is_joker else 0) > 0:
+            continue
+        options.append(card)
+    loose = [c for c in arr.left if c in options and not c.is_joker]
+    if not loose:
+        naturals = [c for c in options if not c.is_joker] or options
+        card = min(naturals, key=lambda c: (
+            arrangement([*_without(hand, c)], rules).penalty, -card_penalty(c, rules), c.code))
+        return Discard(seat, card)
+    nxt = game.next_active(seat)
+    opened_next = game.opened[nxt]
+    unseen = seen
+    jokers = unseen[JOKER]
+
+    def badness(c: Card) -> tuple[float, int]:
+        pair, single = partners_outs(c, loose, unseen, jokers)
+        value = pair + 0.25 * single - 0.02 * card_penalty(c, rules)
+        if opened_next and _fits(game, c) is not None:
+            value += 4.0
+        return (value, c.code)
+
+    return Discard(seat, min(loose, key=badness))
+
+
+def _without(cards: list[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _draw(game: Game, seat: int) -> Draw:
+    top = game.discard[-1] if game.discard else None
+    if top is not None:
+        if top.is_joker:
+            return Draw(seat, "discard")
+        hand = game.hands[seat]
+        with_top = [*hand, top]
+        arr = arrangement(with_top, game.rules)
+        if arr.left.count(top) < with_top.count(top):
+            return Draw(seat, "discard")
+        if game.opened[seat] and _fits(game, top) is not None:
+            return Draw(seat, "discard")
+    return Draw(seat, "stock")
+
+
+def playout(game: Game, max_actions: int = 600) -> None:
+    """Play the current round of ``game`` to its end with the playout policy
+    (nobody knocks). ``game`` is changed in place."""
+    # Cards everyone has seen leave the pool of partners; the rest is what a seat
+    # may still hope for (a shared approximation: cheap and good enough here).
+    seen = shoe_counter()
+    for meld in game.melds:
+        seen.subtract(meld.cards)
+    seen.subtract(game.discard)
+    steps = 0
+    while game.phase is Phase.DRAW or game.phase is Phase.PLAY:
+        steps += 1
+        if steps > max_actions:
+            break
+        seat = game.current
+        if game.phase is Phase.DRAW:
+            action: Action = _draw(game, seat)
+        else:
+            action = _play(game, seat, seen)
+        try:
+            game.apply(action)
+        except (IllegalAction, InvalidMeld):
+            game.apply(Discard(seat, _any_discard(game, seat)))
+            continue
+        if isinstance(action, Discard):
+            seen[action.card] -= 1
+        elif isinstance(action, Lay):
+            for cards in action.melds:
+                seen.subtract(cards)
+        elif isinstance(action, LayOff):
+            seen[action.card] -= 1
+
+
+def _any_discard(game: Game, seat: int) -> Card:
+    hand = game.hands[seat]
+    drew = game.turn.drew_from_discard
+    for card in sorted(hand, key=lambda c: (c.is_joker, -card_penalty(c, game.rules))):
+        if card == drew and hand.count(card) == 1 and len(hand) > 1:
+            continue
+        if game.turn.pending_jokers and not card.is_joker:
+            continue
+        return card
+    return hand[0]
+
+
+def utility(game: Game, seat: int, single_round: bool) -> float:
+    """How good the finished round was for ``seat``: going out counts most; the
+    penalty difference to the others decides the rest."""
+    if not game.results or game.phase in (Phase.DRAW, Phase.PLAY):
+        return 0.0
+    result = game.results[-1]
+    if result.winner is None:
+        return 0.0
+    own = result.penalties[seat]
+    others = [penalty for s, penalty in enumerate(result.penalties)
+              if s != seat and (game.active[s] or s in result.eliminated)]
+    mean_other = sum(others) / len(others) if others else 0.0
+    won = 1.0 if result.winner == seat else 0.0
+    if single_round:
+        return won + (mean_other - own) / 1000.0
+    return 0.5 * won + (mean_other - own) / 60.0

@@ -1,0 +1,247 @@
+"""The strong level: a player who counts cards and watches the others.
+
+* It counts what it has not seen (its hand, the table, the discard pile as it
+  went, the cards others took from the pile) and values a loose card by how many
+  cards that would meld it are still out there (:mod:`romme.bots.evaluate`).
+* It remembers what each opponent took from and threw on the discard pile, and
+  avoids throwing what the next player wants: cards that fit the table once that
+  player has opened, or that join the cards it is known to hold.
+* It takes the top of the discard pile when that improves its hand clearly.
+* It times its opening: it holds a complete hand back for a hand rummy when it
+  is one card away, nobody is close to going out and the stock is deep.
+* It exchanges jokers, and knocks (tables with knock) on a card it can use.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from romme.bots.base import BaseBot, Decision, discardable
+from romme.bots.evaluate import Style, arrangement, fits_table, hand_score, opening, without
+from romme.bots.knowledge import Knowledge, read_knowledge
+from romme.bots.playbook import (
+    exchange_options,
+    feed_risk,
+    lay_melds,
+    lay_off_options,
+    next_seat,
+)
+from romme.engine.actions import Discard, Draw, Knock
+from romme.engine.cards import JOKER, Card
+from romme.engine.scoring import card_penalty
+from romme.engine.solver import Arrangement
+from romme.engine.view import SeatView
+
+__all__ = ["Context", "StrongBot", "rank_discards"]
+
+RISK_WEIGHT = 0.6
+"""What feeding the next player costs, in loose cards, for a card it surely uses."""
+TAKE_MARGIN = 0.3
+"""How much better the hand must get before the bot shows interest in the top card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the strong level works out once per decision."""
+
+    know: Knowledge
+    style: Style
+    single_round: bool
+    """Only going out counts (a one-round table): penalties matter little."""
+
+
+def make_context(view: SeatView, base: Style | None = None) -> Context:
+    seat = view.seat
+    assert seat is not None
+    know = read_knowledge(view)
+    active = max(1, sum(1 for a in view.active if a))
+    others = [view.hand_counts[s] for s in range(view.seats)
+              if s != seat and view.active[s]]
+    nearest = min(others, default=13)
+    draws = min(8.0, max(1.5, view.stock_count / active), 1.0 + nearest * 0.7)
+    single_round = view.rules.scoring == "elimination" and view.rules.point_limit <= 1
+    style = base or Style()
+    weight = 0.004 if single_round else style.penalty_weight
+    # Late in the round the cards in hand are what will be counted.
+    if not single_round and nearest <= 4:
+        weight *= 2.5
+    return Context(know, replace(style, draws_left=draws, penalty_weight=weight), single_round)
+
+
+def score_hand(view: SeatView, ctx: Context, hand: Sequence[Card],
+               arr: Arrangement | None = None) -> float:
+    seat = view.seat
+    assert seat is not None
+    return hand_score(hand, view.rules, ctx.know.unseen, view.melds,
+                      view.opened[seat], ctx.style, arr)
+
+
+def rank_discards(view: SeatView, ctx: Context) -> list[tuple[float, Card]]:
+    """The cards the seat may discard, best first, with their value (the hand
+    left behind, less the risk of feeding the next player)."""
+    options = discardable(view)
+    naturals = [c for c in options if not c.is_joker]
+    if naturals:
+        options = naturals
+    rules = view.rules
+    ranked: list[tuple[float, Card]] = []
+    for card in options:
+        rest = without(view.hand, card)
+        value = score_hand(view, ctx, rest, arrangement(rest, rules))
+        value -= RISK_WEIGHT * feed_risk(view, ctx.know, card)
+        ranked.append((value, card))
+    ranked.sort(key=lambda item: (-item[0], -card_penalty(item[1], rules), item[1].code))
+    return ranked
+
+
+class StrongBot(BaseBot):
+    level = "strong"
+    style = Style()
+
+    def context(self, view: SeatView) -> Context:
+        return make_context(view, self.style)
+
+    # ------------------------------------------------------------------ knock
+
+    def knock(self, view: SeatView, rng: random.Random) -> Decision | None:
+        seat = view.seat
+        top = view.discard_top
+        if seat is None or top is None:
+            return None
+        ctx = self.context(view)
+        gain = self.take_gain(view, ctx, top)
+        if top.is_joker or gain > TAKE_MARGIN + 0.4:
+            return Decision(Knock(seat), f"knock: {top} is worth a free turn")
+        return None
+
+    # ------------------------------------------------------------------- draw
+
+    def take_gain(self, view: SeatView, ctx: Context, top: Card) -> float:
+        """How much better the hand gets by taking ``top`` (after the best discard)
+        than it is now."""
+        rules = view.rules
+        hand = list(view.hand)
+        now = score_hand(view, ctx, hand)
+        with_top = [*hand, top]
+        best = -1e9
+        for card in sorted(set(hand)):
+            if card == top and with_top.count(card) == 1:
+                continue
+            if card.is_joker:
+                continue
+            rest = without(with_top, card)
+            value = score_hand(view, ctx, rest, arrangement(rest, rules))
+            best = max(best, value - RISK_WEIGHT * feed_risk(view, ctx.know, card))
+        return best - now
+
+    def draw(self, view: SeatView, rng: random.Random) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        top = view.discard_top
+        if top is None:
+            return Decision(Draw(seat, "stock"), "draw from the stock")
+        if top.is_joker:
+            return Decision(Draw(seat, "discard"), "take the joker")
+        ctx = self.context(view)
+        gain = self.take_gain(view, ctx, top)
+        if gain > TAKE_MARGIN:
+            why = "it completes a meld" if _melds(view.hand, top, view) else (
+                "it fits the table" if fits_table(top, view.melds, view.rules)
+                else "it makes a good pair")
+            return Decision(Draw(seat, "discard"), f"take {top}: {why}")
+        return Decision(Draw(seat, "stock"), f"draw from the stock: {top} does not help")
+
+    # ------------------------------------------------------------------- play
+
+    def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
+        """Hold an opening back for a hand rummy? Only when the hand is one card
+        from going out in one turn and nobody looks close."""
+        seat = view.seat
+        assert seat is not None
+        rules = view.rules
+        if not rules.hand_rummy:
+            return False
+        arr = arrangement(view.hand, rules)
+        loose = len(arr.left)
+        # Going out now is a hand rummy anyway: do it.
+        if loose <= 1:
+            return False
+        if loose > 2:
+            return False
+        if view.stock_count < 12:
+            return False
+        for s in range(view.seats):
+            if s == seat or not view.active[s]:
+                continue
+            if view.hand_counts[s] <= 7 or (view.opened[s] and view.hand_counts[s] <= 9):
+                return False
+        # One card to throw, one to wait for: wait only if it has enough outs.
+        ranked = rank_discards(view, ctx)
+        return bool(ranked) and ranked[0][0] > -0.75
+
+    def play(self, view: SeatView, rng: random.Random) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        rules = view.rules
+        hand = view.hand
+        ctx = self.context(view)
+        if not view.opened[seat]:
+            opener = opening(hand, rules)
+            if opener is not None and not self.should_hold(view, ctx, opener):
+                lay = lay_melds(view, opener.melds)
+                if lay is not None:
+                    return Decision(lay, f"open with {opener.points} points")
+        else:
+            arr = arrangement(hand, rules)
+            swaps = exchange_options(view, arr.left)
+            if swaps:
+                swap = swaps[0]
+                return Decision(swap, f"take the joker for {swap.card}")
+            lay = lay_melds(view, arr.melds)
+            if lay is not None:
+                return Decision(lay, "lay the melds")
+        arr = arrangement(hand, rules)
+        offs = lay_off_options(view, arr.left, jokers=len(hand) <= 2)
+        if offs:
+            return Decision(offs[0], f"lay off {offs[0].card}")
+        return self.discard(view, ctx, rng)
+
+    def discard(self, view: SeatView, ctx: Context, rng: random.Random) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        ranked = rank_discards(view, ctx)
+        card = ranked[0][1]
+        return Decision(Discard(seat, card), _discard_reason(view, ctx, card))
+
+
+def _melds(hand: Sequence[Card], card: Card, view: SeatView) -> bool:
+    with_card = [*hand, card]
+    arr = arrangement(with_card, view.rules)
+    return arr.left.count(card) < with_card.count(card)
+
+
+def _discard_reason(view: SeatView, ctx: Context, card: Card) -> str:
+    seat = view.seat
+    assert seat is not None
+    arr = arrangement(view.hand, view.rules)
+    if card.is_joker:
+        return "throw the joker: it must go"
+    if card not in arr.left:
+        return f"throw {card}: breaking that meld costs least"
+    target = next_seat(view, seat)
+    if ctx.know.unseen[card] == 0 and all(
+            ctx.know.unseen[c] == 0 for c in _same_rank(card)):
+        return f"throw {card}: the cards it needs are gone"
+    if view.opened[target] and not fits_table(card, view.melds, view.rules):
+        return f"throw {card}: it is loose and the next player cannot lay it off"
+    return f"throw {card}: the loosest card ({card_penalty(card, view.rules)} points)"
+
+
+def _same_rank(card: Card) -> list[Card]:
+    if card.is_joker:
+        return [JOKER]
+    from romme.engine.cards import Suit
+
+    return [Card.natural(card.rank, s) for s in Suit if s != card.suit]

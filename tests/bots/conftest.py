@@ -1,0 +1,1 @@
+"""Helpers for the bot tests: playing matches and perturbing hidden cards."""

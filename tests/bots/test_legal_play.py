@@ -1,0 +1,66 @@
+"""Every level finishes many random-seeded matches with legal actions only, at
+every seat count and with both presets (the engine refuses anything illegal,
+so an illegal move fails the test with the engine's error)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from romme.bots import LEVELS, make_bot
+from romme.bots.tournament import play_match
+from romme.engine.actions import Action
+from romme.engine.rules import Rules
+
+RULES = {
+    "classic-1": Rules.classic(point_limit=1),
+    "classic-50": Rules.classic(point_limit=50),
+    "classic-knock": Rules.classic(point_limit=50, knock=True),
+    "three-rounds": Rules.three_rounds(),
+}
+
+
+def test_levels_are_the_four_strengths() -> None:
+    assert LEVELS == ("beginner", "casual", "strong", "expert")
+    for level in LEVELS:
+        assert make_bot(level, 1).level == level
+    with pytest.raises(ValueError, match="unknown level"):
+        make_bot("grandmaster", 1)
+
+
+@pytest.mark.parametrize("preset", sorted(RULES))
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_fast_levels_play_legal_matches(preset: str, seats: int) -> None:
+    rules = RULES[preset]
+    if preset == "classic-knock" and seats == 2:
+        pytest.skip("knock needs 3 or 4 seats")
+    rng = random.Random(f"{preset}-{seats}")
+    actions = 0
+    for _ in range(6):
+        levels = [rng.choice(LEVELS[:3]) for _ in range(seats)]
+        seed = rng.randbytes(32)
+        record = play_match(rules, levels, seed, [rng.getrandbits(32) for _ in range(seats)])
+        actions += record.actions
+        assert sum(record.wins) == pytest.approx(1.0)
+    assert actions > 100
+
+
+@pytest.mark.parametrize("preset", ["classic-1", "classic-knock", "three-rounds"])
+def test_expert_plays_legal_matches(preset: str) -> None:
+    rules = RULES[preset]
+    seats = 2 if preset == "classic-1" else 3
+    rng = random.Random(preset)
+    levels = ["expert"] + [rng.choice(LEVELS) for _ in range(seats - 1)]
+    record = play_match(rules, levels, rng.randbytes(32), [1, 2, 3][:seats])
+    assert sum(record.wins) == pytest.approx(1.0)
+
+
+def test_same_seed_same_match() -> None:
+    rules = Rules.classic(point_limit=1)
+    seed = bytes(range(32))
+    runs: list[list[Action]] = [[], []]
+    for applied in runs:
+        play_match(rules, ["strong", "expert"], seed, [5, 6],
+                   on_action=lambda game, action, into=applied: into.append(action))
+    assert runs[0] == runs[1]
