@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: help run test lint typecheck pytest bench venv clean
 
 help:
-	@echo "make run    play a match between computer opponents (later: start the server)"
+	@echo "make run    start the server on http://127.0.0.1:8000 (SQLite in ./var)"
 	@echo "make test   ruff, mypy and pytest: the one gate"
 	@echo "make lint   ruff only"
 	@echo "make bench  run every benchmark in bench/"
@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 run: $(STAMP)
-	$(BIN)/romme play --seed 1
+	$(BIN)/romme serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///./var/romme.db
 
 # All three run even when one fails, so that one run shows every problem; pytest comes
 # last so that its summary closes the output.

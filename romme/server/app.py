@@ -1,0 +1,347 @@
+"""The ASGI app: HTTP routes, the WebSocket, and the web client's files.
+
+:func:`create_app` builds it; its lifespan opens the store (creating and
+migrating the database), starts the bot workers, rebuilds the unfinished tables
+and, on the way out, lets the tables finish their writes before it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE, Sessions, load_secret
+from romme.server.botpool import BotPool
+from romme.server.config import DEFAULT_DB_URL, ServerOptions
+from romme.server.lobby import Connection, Hub
+from romme.server.protocol import ProtocolError, RateLimiter, dumps, error_message, parse_message
+from romme.server.timers import Clock, RealClock
+from romme.store import Store, StoreError
+
+__all__ = ["ServerState", "create_app"]
+
+log = logging.getLogger("romme.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 16 * 1024
+
+_STATUS = {"nickname_taken": 409, "bad_credentials": 401, "not_authenticated": 401,
+           "no_such_player": 404, "no_such_game": 404, "too_large": 413}
+
+
+class ServerState:
+    """What the routes share: options, store, sessions, the hub."""
+
+    def __init__(self, db_url: str, options: ServerOptions, clock: Clock) -> None:
+        self.db_url = db_url
+        self.options = options
+        self.clock = clock
+        self.sessions = Sessions(load_secret(options.secret, options.secret_file))
+        self.store: Store | None = None
+        self.hub: Hub | None = None
+        self.botpool = BotPool(options.bot_workers)
+        self.echo_groups: dict[str, set[WebSocket]] = {}
+
+    async def open(self) -> None:
+        self.store = await Store.open(self.db_url)
+        await self.botpool.start()
+        self.hub = Hub(self.store, self.options, self.clock, self.botpool)
+        await self.hub.start()
+
+    async def close(self) -> None:
+        if self.hub is not None:
+            await self.hub.close()
+        await self.botpool.close()
+        if self.store is not None:
+            await self.store.close()
+        log.info("server_stopped")
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}},
+                        status_code=status or _STATUS.get(code, 400))
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise ProtocolError("too_large", f"a request body may hold at most {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ProtocolError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "the body must be a JSON object")
+    return data
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"{key!r} must be a string")
+    return value
+
+
+def create_app(db_url: str | None = None, options: ServerOptions | None = None,
+               clock: Clock | None = None) -> Starlette:
+    """The romme server as an ASGI app (``db_url``: SQLAlchemy URL; default SQLite
+    in ``./var``)."""
+    options = options or ServerOptions()
+    state = ServerState(db_url or DEFAULT_DB_URL, options, clock or RealClock(options.time_scale))
+
+    def store() -> Store:
+        assert state.store is not None
+        return state.store
+
+    def hub() -> Hub:
+        assert state.hub is not None
+        return state.hub
+
+    def player_id(request: Request | WebSocket) -> int | None:
+        return state.sessions.player_id(request.cookies.get(COOKIE_NAME))
+
+    def with_cookie(response: Response, pid: int | None) -> Response:
+        if pid is None:
+            response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax")
+        else:
+            response.set_cookie(COOKIE_NAME, state.sessions.token(pid), max_age=SESSION_MAX_AGE,
+                                path="/", httponly=True, samesite="lax",
+                                secure=options.cookie_secure)
+        return response
+
+    async def api(request: Request, handler: Any) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except (ProtocolError, StoreError) as exc:
+            return _error(exc.code, exc.message)
+
+    # ------------------------------------------------------------- routes
+
+    async def healthz(request: Request) -> Response:
+        db_ok = False
+        if state.store is not None:
+            try:
+                await asyncio.wait_for(state.store.ping(), timeout=2)
+                db_ok = True
+            except Exception:
+                db_ok = False
+        counts = state.hub.health() if state.hub is not None else {"tables": 0,
+                                                                     "connections": 0}
+        ok = db_ok and state.hub is not None and not state.hub.shutting_down
+        return JSONResponse({"ok": ok, "db": db_ok, **counts}, status_code=200 if ok else 503)
+
+    async def guest(request: Request) -> Response:
+        async def run(request: Request) -> Response:
+            body = await _body(request)
+            player = await store().create_guest(_text(body, "nickname"))
+            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+        return await api(request, run)
+
+    async def register(request: Request) -> Response:
+        async def run(request: Request) -> Response:
+            body = await _body(request)
+            current = player_id(request)
+            guest_id = None
+            if current is not None:
+                me = await store().get_player(current)
+                if me is not None and me.guest:
+                    guest_id = me.id
+            player = await store().register(_text(body, "nickname"), _text(body, "password"),
+                                            guest_id=guest_id)
+            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+        return await api(request, run)
+
+    async def login(request: Request) -> Response:
+        async def run(request: Request) -> Response:
+            body = await _body(request)
+            player = await store().login(_text(body, "nickname"), _text(body, "password"))
+            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+        return await api(request, run)
+
+    async def logout(request: Request) -> Response:
+        return with_cookie(JSONResponse({"ok": True}), None)
+
+    async def me(request: Request) -> Response:
+        pid = player_id(request)
+        player = None if pid is None else await store().get_player(pid)
+        if player is None:
+            return _error("not_authenticated", "log in first")
+        return JSONResponse({"player": player.to_json()})
+
+    async def player_info(request: Request) -> Response:
+        info = await store().player_info(request.path_params["nickname"])
+        if info is None:
+            return _error("no_such_player", "there is no such player")
+        return JSONResponse(info)
+
+    async def game_log(request: Request) -> Response:
+        try:
+            game_id = int(request.path_params["game_id"])
+        except ValueError:
+            return _error("no_such_game", "there is no such game")
+        data = await store().game_log(game_id)
+        if data is None:
+            return _error("no_such_game", "no finished game has this id")
+        return JSONResponse(data)
+
+    async def rankings(request: Request) -> Response:
+        try:
+            limit = max(1, min(100, int(request.query_params.get("limit", "50"))))
+        except ValueError:
+            return _error("bad_message", "limit must be a number from 1 to 100")
+        return JSONResponse({"rankings": await store().rankings(limit)})
+
+    async def no_client(request: Request) -> Response:
+        return HTMLResponse("<!doctype html><title>romme</title><p>romme server is running. "
+                            "The web client is not installed.</p>")
+
+    # ---------------------------------------------------------- websocket
+
+    def origin_ok(websocket: WebSocket) -> bool:
+        origin = websocket.headers.get("origin")
+        if not origin:
+            return True  # not a browser
+        host = websocket.headers.get("host", "")
+        return urlsplit(origin).netloc == host
+
+    async def ws(websocket: WebSocket) -> None:
+        if not origin_ok(websocket):
+            await websocket.close(code=4403)
+            return
+        await websocket.accept()
+        pid = player_id(websocket)
+        player = None if pid is None or state.store is None else await store().get_player(pid)
+        if player is None or state.hub is None or state.hub.shutting_down:
+            code = "not_authenticated" if player is None else "shutting_down"
+            with contextlib.suppress(Exception):
+                await websocket.send_text(dumps(error_message(
+                    code, "log in first (POST /api/guest or /api/login)"
+                    if code == "not_authenticated" else "the server is restarting")))
+                await websocket.close(code=4401 if player is None else 1012)
+            return
+        the_hub = hub()
+        conn = Connection(the_hub, websocket, player)
+        writer = asyncio.create_task(conn.writer())
+        limiter = RateLimiter(options.rate_per_second, options.rate_burst)
+        try:
+            await the_hub.connect(conn)
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    conn.send_json(error_message("bad_json", "send JSON in text frames"))
+                    continue
+                if not limiter.allow():
+                    if refuse(conn):
+                        break
+                    conn.send_json(error_message("rate_limited",
+                                                 "too many messages; slow down"))
+                    continue
+                try:
+                    parsed, msg_id = parse_message(text, options.max_message_bytes)
+                except ProtocolError as exc:
+                    if refuse(conn):
+                        break
+                    conn.send_json(error_message(exc.code, exc.message,
+                                                 getattr(exc, "msg_id", None)))
+                    continue
+                await the_hub.handle(conn, parsed, msg_id)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("connection_failed", extra={"player": conn.nickname})
+        finally:
+            await the_hub.disconnect(conn)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=2)
+
+    def refuse(conn: Connection) -> bool:
+        """Count a refused message; True when the connection must be closed."""
+        now = time.monotonic()
+        conn.refused = [t for t in conn.refused if now - t < 60]
+        conn.refused.append(now)
+        if len(conn.refused) > options.max_refused_per_minute:
+            conn.send_json(error_message("rate_limited", "too many bad messages: goodbye"))
+            conn.close(4429)
+            return True
+        return False
+
+    async def echo(websocket: WebSocket) -> None:
+        """A bare broadcast echo: every message goes to every member of its group
+        (the benchmark's baseline for the same stack)."""
+        await websocket.accept()
+        group = websocket.query_params.get("group", "")
+        members = state.echo_groups.setdefault(group, set())
+        members.add(websocket)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                for member in list(members):
+                    with contextlib.suppress(Exception):
+                        await member.send_text(text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            members.discard(websocket)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await state.open()
+        log.info("server_started", extra={"db": _safe_url(state.db_url),
+                                          "time_scale": options.time_scale})
+        try:
+            yield
+        finally:
+            await state.close()
+
+    routes: list[Any] = [
+        Route("/healthz", healthz),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/players/{nickname}", player_info),
+        Route("/api/games/{game_id}", game_log),
+        Route("/api/rankings", rankings),
+        WebSocketRoute("/ws", ws),
+    ]
+    if options.bench_echo:
+        routes.append(WebSocketRoute("/bench/echo", echo))
+    static = options.static_dir or WEB_DIR
+    if static.is_dir() and (static / "index.html").exists():
+        routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="web"))
+    else:
+        routes.append(Route("/", no_client))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.romme = state
+    return app
+
+
+def _safe_url(url: str) -> str:
+    """The database URL without its password (for logs)."""
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@")
+    return url

@@ -1,0 +1,93 @@
+"""The server's options: one value, filled from the command line or by tests."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["DEFAULT_DB_URL", "ServerOptions", "add_arguments", "options_from_args"]
+
+DEFAULT_DB_URL = "sqlite+aiosqlite:///./var/romme.db"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Everything the server can be told. Times are in seconds of game time;
+    ``time_scale`` makes every game clock (turns, knock window, the wait between
+    rounds, invitations) run that many times faster, so tests can play 30 s
+    turns in a fraction of a second."""
+
+    time_scale: float = 1.0
+    bot_delay: float = 1.0
+    """A computer opponent waits about this long (real seconds, 0.5x..1.5x)
+    before each move, like a person would; 0 in tests."""
+    bot_workers: int = 1
+    """Worker processes that compute the computer opponents' moves."""
+    secret: str | None = None
+    """Signs the session cookies; ``None``: env ROMME_SECRET, else ``secret_file``."""
+    secret_file: Path = Path("var/secret")
+    static_dir: Path | None = None
+    """The web client; ``None``: ``romme/web`` if it exists."""
+    cookie_secure: bool = False
+    """Mark the session cookie Secure (behind HTTPS)."""
+    next_round_seconds: float = 30.0
+    """After a round summary, the next round is dealt when every human still in
+    has said "Next", or after this long."""
+    invitation_seconds: float = 120.0
+    finished_table_seconds: float = 300.0
+    """How long a finished table stays in memory (for its chat and summary)."""
+    away_bot: str = "casual"
+    """The level of the computer opponent that plays for an away or departed player."""
+    max_message_bytes: int = 16 * 1024
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    max_refused_per_minute: int = 200
+    send_queue_limit: int = 1000
+    """Messages waiting for a slow client before the server drops the connection."""
+    lobby_update_interval: float = 0.25
+    resync_buffer: int = 256
+    """Updates per table kept for clients that missed some (``resync``)."""
+    bench_echo: bool = False
+    """Expose ``/bench/echo``, a bare broadcast-echo WebSocket for bench/bench_server.py."""
+    shutdown_grace: float = 5.0
+
+    def replace(self, **changes: object) -> ServerOptions:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def real(self, game_seconds: float) -> float:
+        """Real seconds for a span of game time."""
+        return game_seconds / self.time_scale
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help=f"SQLAlchemy database URL (default {DEFAULT_DB_URL}; "
+                        "PostgreSQL: postgresql+asyncpg://user:password@host/db)")
+    parser.add_argument("--time-scale", type=float, default=1.0, metavar="X",
+                        help="run every game clock X times faster (tests)")
+    parser.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
+                        help="seconds a computer opponent thinks before a move (default 1)")
+    parser.add_argument("--bot-workers", type=int, default=1, metavar="N",
+                        help="worker processes for the computer opponents (default 1)")
+    parser.add_argument("--next-round-seconds", type=float, default=30.0, metavar="S",
+                        help="wait this long for 'Next' after a round (default 30)")
+    parser.add_argument("--log-level", default="info",
+                        choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--access-log", action="store_true", help="log every HTTP request")
+    parser.add_argument("--secret-file", default="var/secret", metavar="PATH",
+                        help="session secret, created if missing (or set ROMME_SECRET)")
+    parser.add_argument("--bench-echo", action="store_true",
+                        help="expose /bench/echo for bench/bench_server.py")
+
+
+def options_from_args(args: argparse.Namespace) -> ServerOptions:
+    if args.time_scale <= 0:
+        raise ValueError("--time-scale must be positive")
+    return ServerOptions(
+        time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
+        bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
+        next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo)

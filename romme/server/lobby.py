@@ -1,0 +1,536 @@
+"""The lobby: who is online, the open tables, lobby chat, invitations, and the
+dispatch of every client message to the lobby or to a table's actor.
+
+A :class:`Connection` is one WebSocket. It never writes to its socket from
+another task: messages go into its queue and its writer task sends them, so a
+slow client slows nobody else down (past ``send_queue_limit`` waiting messages
+it is disconnected and may come back and resync).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from romme.engine.errors import EngineError
+from romme.engine.fairness import new_match_seed
+from romme.engine.rules import Rules
+from romme.server import PROTOCOL_VERSION
+from romme.server.botpool import BotPool
+from romme.server.config import ServerOptions
+from romme.server.protocol import (
+    ActionMsg,
+    AnswerInvitation,
+    Back,
+    ClientMessage,
+    CreateTable,
+    Hint,
+    Invite,
+    JoinTable,
+    LeaveTable,
+    LobbyChat,
+    NextRoundMsg,
+    Ping,
+    PlayerInfoMsg,
+    ProtocolError,
+    Resync,
+    SetSeat,
+    StartGame,
+    TableChat,
+    WatchTable,
+    dumps,
+    error_message,
+    settings_from_json,
+)
+from romme.server.table import CLOSED, FINISHED, PLAYING, WAITING, SeatState, TableActor
+from romme.server.timers import Clock
+from romme.store import StoreError
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+    from romme.store import PlayerRecord, Store
+
+__all__ = ["Connection", "Hub"]
+
+log = logging.getLogger("romme.server.lobby")
+
+
+def _as_json(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    to_json = getattr(value, "to_json", None)
+    if to_json is not None:
+        data: dict[str, Any] = to_json()
+        return data
+    raise TypeError(f"cannot send {type(value).__name__}")
+
+
+def _ms(value: Any) -> int | None:
+    """Milliseconds since the epoch from a datetime or a number."""
+    if value is None:
+        return None
+    if isinstance(value, int | float):
+        return int(value)
+    timestamp = getattr(value, "timestamp", None)
+    return int(timestamp() * 1000) if timestamp is not None else None
+
+
+class Connection:
+    """One client's WebSocket: its player, its tables and its outgoing queue."""
+
+    _ids = 0
+
+    def __init__(self, hub: Hub, websocket: WebSocket | None, player: PlayerRecord) -> None:
+        Connection._ids += 1
+        self.id = Connection._ids
+        self.hub = hub
+        self.websocket = websocket
+        self.player = player
+        self.player_id = player.id
+        self.nickname = player.nickname
+        self.tables: set[int] = set()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.close_code = 1000
+        self.refused: list[float] = []
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.id} {self.nickname}>"
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.hub.options.send_queue_limit:
+            log.warning("slow_client_dropped", extra={"player": self.nickname})
+            self.close(1008)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        self.send(dumps(data))
+
+    def error(self, exc: ProtocolError | EngineError | StoreError, msg_id: Any = None) -> None:
+        self.send_json(error_message(exc.code, exc.message, msg_id))
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Send what is queued until the connection closes."""
+        websocket = self.websocket
+        assert websocket is not None
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await websocket.send_text(text)
+        except Exception:
+            self.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await websocket.close(self.close_code)
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether lobby updates go to this connection (not while at a running game)."""
+        hub = self.hub
+        for table_id in self.tables:
+            table = hub.tables.get(table_id)
+            if table is not None and table.status == PLAYING:
+                return False
+        return True
+
+
+class Hub:
+    """The lobby and the registry of tables and connections."""
+
+    def __init__(self, store: Store, options: ServerOptions, clock: Clock,
+                 botpool: BotPool) -> None:
+        self.store = store
+        self.options = options
+        self.clock = clock
+        self.botpool = botpool
+        self.tables: dict[int, TableActor] = {}
+        self.connections: set[Connection] = set()
+        self.by_player: dict[int, set[Connection]] = {}
+        self.lobby_chat: list[dict[str, Any]] = []
+        self.shutting_down = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._lobby_dirty = False
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._invitation_timers: dict[int, Any] = {}
+        self._player_cache: dict[int, str] = {}
+
+    # ------------------------------------------------------------ lifecycle
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a background task, keeping a reference until it ends."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        """Rebuild the unfinished tables from the store and start their timers."""
+        records = await self.store.unfinished_tables()
+        for record in records:
+            try:
+                await self._restore(record)
+            except Exception:
+                log.exception("restore_failed", extra={"table": record.id})
+        chat = await self.store.recent_chat(None, 50)
+        self.lobby_chat = [self.chat_json(m) for m in chat]
+        self._lobby_task = asyncio.create_task(self._lobby_flusher())
+        log.info("hub_started", extra={"tables": len(self.tables)})
+
+    async def _restore(self, record: Any) -> None:
+        if record.status not in (WAITING, PLAYING):
+            return
+        settings = settings_from_json(record.settings)
+        rules = Rules.from_json(record.rules)
+        seats = [SeatState.from_store(s) for s in record.seats]
+        host = await self.store.get_player(record.host_id)
+        table = TableActor(self, record.id, record.host_id,
+                           host.nickname if host else "?", settings, rules, seats,
+                           bytes(record.match_seed), record.status)
+        table.restore(list(record.actions), _ms(record.last_action_at))
+        chat = await self.store.recent_chat(record.id, 50)
+        table.chat.extend(self.chat_json(m) for m in chat)
+        self.tables[table.id] = table
+        table.start()
+        table.post(table.resume)
+        log.info("table_restored", extra={"table": table.id, "version": table.version,
+                                          "status": table.status})
+
+    async def begin_shutdown(self) -> None:
+        """Stop taking moves, let the tables finish their writes, tell the clients."""
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        log.info("shutdown_started", extra={"connections": len(self.connections)})
+        await asyncio.gather(*(table.stop() for table in list(self.tables.values())),
+                             return_exceptions=True)
+        notice = dumps({"type": "shutdown", "message": "the server is restarting; "
+                        "reconnect in a moment", "retry_ms": 2000})
+        for conn in list(self.connections):
+            conn.send(notice)
+            conn.close(1012)
+
+    async def close(self) -> None:
+        await self.begin_shutdown()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lobby_task
+        for timer in self._invitation_timers.values():
+            timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ---------------------------------------------------------- connections
+
+    async def connect(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        first = conn.player_id not in self.by_player
+        self.by_player.setdefault(conn.player_id, set()).add(conn)
+        conn.send_json({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                        "player": conn.player.to_json(), "server_time": self.clock.now_ms()})
+        conn.send_json(await self._lobby_message(conn))
+        for table in list(self.tables.values()):
+            seat = table.seat_of(conn.player_id)
+            if seat is None or table.status not in (WAITING, PLAYING):
+                continue
+            if table.seats[seat].left:
+                continue
+            with contextlib.suppress(ProtocolError, EngineError, StoreError):
+                await table.call(table.subscribe, conn)
+        if first:
+            self.lobby_changed()
+
+    async def disconnect(self, conn: Connection) -> None:
+        conn.close()
+        self.connections.discard(conn)
+        conns = self.by_player.get(conn.player_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.by_player[conn.player_id]
+                self.lobby_changed()
+        for table_id in list(conn.tables):
+            table = self.tables.get(table_id)
+            if table is not None and not self.shutting_down:
+                table.post(table.unsubscribe, conn)
+
+    def online_players(self) -> list[dict[str, Any]]:
+        players = []
+        for conns in self.by_player.values():
+            for conn in conns:
+                players.append(conn.player.to_json())
+                break
+        players.sort(key=lambda p: str(p["nickname"]).casefold())
+        return players
+
+    def tables_for(self, player_id: int) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values()
+                if t.status in (WAITING, PLAYING) and t.visible_to(player_id)]
+
+    async def _lobby_message(self, conn: Connection) -> dict[str, Any]:
+        invitations = await self.store.open_invitations(conn.player_id, self.clock.now_ms())
+        return {"type": "lobby", "tables": self.tables_for(conn.player_id),
+                "players": self.online_players(), "chat": list(self.lobby_chat),
+                "invitations": [await self._invitation_json(i) for i in invitations]}
+
+    def lobby_changed(self) -> None:
+        self._lobby_dirty = True
+
+    async def _lobby_flusher(self) -> None:
+        while True:
+            await asyncio.sleep(self.options.lobby_update_interval)
+            if not self._lobby_dirty or self.shutting_down:
+                continue
+            self._lobby_dirty = False
+            try:
+                self._send_lobby_update()
+            except Exception:
+                log.exception("lobby_update_failed")
+
+    def _send_lobby_update(self) -> None:
+        players = self.online_players()
+        public = [t.summary() for t in self.tables.values()
+                  if t.status in (WAITING, PLAYING) and t.settings.access == "open"]
+        public_text = dumps({"type": "lobby_update", "tables": public, "players": players})
+        private = [t for t in self.tables.values()
+                   if t.status in (WAITING, PLAYING) and t.settings.access != "open"]
+        for conn in list(self.connections):
+            if not conn.in_lobby:
+                continue
+            mine = [t for t in private if t.visible_to(conn.player_id)]
+            if not mine:
+                conn.send(public_text)
+            else:
+                conn.send_json({"type": "lobby_update",
+                                "tables": public + [t.summary() for t in mine],
+                                "players": players})
+
+    def send_to_player(self, player_id: int, data: dict[str, Any]) -> None:
+        text = dumps(data)
+        for conn in list(self.by_player.get(player_id, ())):
+            conn.send(text)
+
+    def table_gone(self, table: TableActor) -> None:
+        """A closed or long-finished table leaves memory."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self.spawn(table.stop())
+        self.lobby_changed()
+
+    def game_finished(self, table: TableActor) -> None:
+        for conn in list(table.subscribers):
+            if conn.in_lobby:
+                self.spawn(self._send_lobby(conn))
+
+    async def _send_lobby(self, conn: Connection) -> None:
+        with contextlib.suppress(Exception):
+            conn.send_json(await self._lobby_message(conn))
+
+    def chat_json(self, message: Any) -> dict[str, Any]:
+        data = _as_json(message)
+        return {"id": data.get("id"), "from": data.get("from"), "text": data.get("text"),
+                "at": _ms(data.get("at"))}
+
+    # ------------------------------------------------------------- messages
+
+    def _table(self, table_id: int) -> TableActor:
+        table = self.tables.get(table_id)
+        if table is None or table.status == CLOSED:
+            raise ProtocolError("no_such_table", f"there is no table {table_id}")
+        return table
+
+    async def handle(self, conn: Connection, message: ClientMessage, msg_id: Any) -> None:
+        """Do what a client asked; errors go back to that client only."""
+        if self.shutting_down and not isinstance(message, Ping):
+            conn.error(ProtocolError("shutting_down"), msg_id)
+            return
+        try:
+            await self._dispatch(conn, message, msg_id)
+        except (ProtocolError, EngineError, StoreError) as exc:
+            conn.error(exc, msg_id)
+
+    async def _dispatch(self, conn: Connection, message: ClientMessage, msg_id: Any) -> None:
+        if isinstance(message, ActionMsg):
+            table = self._table(message.table)
+            await table.call(table.client_action, conn, message.action, msg_id)
+        elif isinstance(message, Ping):
+            reply: dict[str, Any] = {"type": "pong", "server_time": self.clock.now_ms()}
+            if msg_id is not None:
+                reply["id"] = msg_id
+            conn.send_json(reply)
+        elif isinstance(message, LobbyChat):
+            chat = self.chat_json(await self.store.add_chat(None, conn.player_id,
+                                                            message.text))
+            self.lobby_chat = [*self.lobby_chat[-49:], chat]
+            text = dumps({"type": "lobby_chat", "message": chat})
+            for other in list(self.connections):
+                other.send(text)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, CreateTable):
+            await self._create_table(conn, message, msg_id)
+        elif isinstance(message, JoinTable):
+            table = self._table(message.table)
+            await table.call(table.join, conn, msg_id)
+        elif isinstance(message, WatchTable):
+            table = self._table(message.table)
+            await table.call(table.watch, conn, msg_id)
+        elif isinstance(message, LeaveTable):
+            table = self._table(message.table)
+            await table.call(table.leave, conn)
+            self._ack(conn, "left_table", msg_id, table=table.id)
+            conn.send_json(await self._lobby_message(conn))
+        elif isinstance(message, SetSeat):
+            table = self._table(message.table)
+            await table.call(table.set_seat, conn, message.seat, message.bot)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, StartGame):
+            table = self._table(message.table)
+            await table.call(table.start_game, conn, message.fill)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, NextRoundMsg):
+            table = self._table(message.table)
+            await table.call(table.next_round, conn)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, TableChat):
+            table = self._table(message.table)
+            await table.call(table.chat_message, conn, message.text)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, Resync):
+            table = self._table(message.table)
+            await table.call(table.resync, conn, message.since, msg_id)
+        elif isinstance(message, Back):
+            table = self._table(message.table)
+            await table.call(table.back, conn)
+            self._ack(conn, "ok", msg_id)
+        elif isinstance(message, Hint):
+            table = self._table(message.table)
+            view = await table.call(table.view_json, conn)
+            action, reason = await self.botpool.suggest(view)
+            if action is not None:
+                action = {k: v for k, v in action.items() if k != "seat"}
+            reply = {"type": "hint", "table": table.id, "action": action, "reason": reason}
+            if msg_id is not None:
+                reply["id"] = msg_id
+            conn.send_json(reply)
+        elif isinstance(message, PlayerInfoMsg):
+            info = await self.store.player_info(message.nickname)
+            if info is None:
+                raise ProtocolError("no_such_player",
+                                    f"there is no player {message.nickname!r}")
+            reply = {"type": "player_info", "info": info}
+            if msg_id is not None:
+                reply["id"] = msg_id
+            conn.send_json(reply)
+        elif isinstance(message, Invite):
+            await self._invite(conn, message, msg_id)
+        elif isinstance(message, AnswerInvitation):
+            await self._answer(conn, message, msg_id)
+        else:  # pragma: no cover - every parsed type is handled above
+            raise ProtocolError("unknown_type")
+
+    def _ack(self, conn: Connection, kind: str, msg_id: Any, **fields: Any) -> None:
+        if kind == "ok" and msg_id is None:
+            return
+        data: dict[str, Any] = {"type": kind, **fields}
+        if msg_id is not None:
+            data["id"] = msg_id
+        conn.send_json(data)
+
+    async def _create_table(self, conn: Connection, message: CreateTable, msg_id: Any) -> None:
+        settings = message.settings
+        rules = settings.rules()
+        seats = [SeatState() for _ in range(settings.seats)]
+        seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname)
+        for seat, level in settings.bots.items():
+            seats[seat] = SeatState(bot=level)
+        seed = new_match_seed()
+        table_id = await self.store.create_table(
+            conn.player_id, settings.to_json(), rules.to_json(),
+            [s.to_store() for s in seats], seed)
+        table = TableActor(self, table_id, conn.player_id, conn.nickname, settings, rules,
+                           seats, seed, WAITING)
+        self.tables[table_id] = table
+        table.start()
+        log.info("table_created", extra={"table": table_id, "host": conn.nickname})
+        await table.call(table.subscribe, conn, msg_id)
+        self.lobby_changed()
+
+    async def _invitation_json(self, invitation: Any) -> dict[str, Any]:
+        return _as_json(invitation)
+
+    async def _invite(self, conn: Connection, message: Invite, msg_id: Any) -> None:
+        table = self._table(message.table)
+        if table.seat_of(conn.player_id) is None:
+            raise ProtocolError("not_seated", "sit at the table to invite players to it")
+        if table.status != WAITING:
+            raise ProtocolError("already_started")
+        invitee = await self.store.find_player(message.nickname)
+        if invitee is None:
+            raise ProtocolError("no_such_player", f"there is no player {message.nickname!r}")
+        if invitee.is_bot or invitee.id == conn.player_id:
+            raise ProtocolError("cannot_invite", "invite another person")
+        if table.seat_of(invitee.id) is not None:
+            raise ProtocolError("cannot_invite", f"{invitee.nickname} already sits here")
+        if not table.free_seats():
+            raise ProtocolError("table_full")
+        expires = self.clock.deadline_ms(self.options.invitation_seconds)
+        invitation = _as_json(await self.store.create_invitation(
+            table.id, conn.player_id, invitee.id, expires))
+        table.invited.add(invitee.id)
+        self.send_to_player(invitee.id, {"type": "invitation", "invitation": invitation})
+        self._ack(conn, "invitation", msg_id, invitation=invitation)
+        self.lobby_changed()
+        inv_id = int(invitation["id"])
+        self._invitation_timers[inv_id] = self.clock.call_later(
+            self.options.invitation_seconds,
+            lambda: self._expire_invitation(invitation, conn.player_id, invitee.id))
+
+    def _expire_invitation(self, invitation: dict[str, Any], from_id: int, to_id: int) -> None:
+        self._invitation_timers.pop(int(invitation["id"]), None)
+        data = {"type": "invitation_update", "invitation": {**invitation, "status": "expired"}}
+        self.send_to_player(from_id, data)
+        self.send_to_player(to_id, data)
+
+    async def _answer(self, conn: Connection, message: AnswerInvitation, msg_id: Any) -> None:
+        invitation = _as_json(await self.store.answer_invitation(
+            message.invitation, conn.player_id, message.accept, self.clock.now_ms()))
+        timer = self._invitation_timers.pop(message.invitation, None)
+        if timer is not None:
+            timer.cancel()
+        data = {"type": "invitation_update", "invitation": invitation}
+        table = self.tables.get(int(invitation["table"]))
+        sender = await self.store.find_player(str(invitation["from"]))
+        if sender is not None:
+            self.send_to_player(sender.id, data)
+        self.send_to_player(conn.player_id, data)
+        if message.accept:
+            if table is None or table.status == CLOSED:
+                raise ProtocolError("no_such_table", "the table is gone")
+            await table.call(table.join, conn, msg_id, True)
+
+    # ----------------------------------------------------------------- stats
+
+    def health(self) -> dict[str, Any]:
+        return {"tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
+                "connections": len(self.connections)}
+
+
+def monotonic_ms() -> int:
+    return int(time.monotonic() * 1000)
