@@ -1,0 +1,148 @@
+// Drag and drop for the hand, on pointer events (mouse, pen and touch alike).
+//
+// A press on a hand card that moves more than a few pixels lifts the card: a
+// ghost follows the pointer, the hand opens a gap where the card would land,
+// and any element marked [data-drop] under the pointer lights up. Letting go
+// over a drop target calls onDrop; over the hand, onReorder; elsewhere the card
+// flies back. A press without movement is a click (onTap).
+
+const THRESHOLD = 6;
+
+export class HandDrag {
+  /**
+   * @param {HTMLElement} hand  the hand container; its cards carry data-index
+   * @param {object} hooks  {canDrag(i), onStart(i), onMove(i, insertAt|null, target|null),
+   *                         onEnd(), onDrop(i, target), onReorder(from, to), onTap(i),
+   *                         insertionIndex(clientX, clientY) -> number|null}
+   */
+  constructor(hand, hooks) {
+    this.hand = hand;
+    this.hooks = hooks;
+    this.press = null;
+    this.drag = null;
+    hand.addEventListener('pointerdown', (e) => this.down(e));
+    hand.addEventListener('click', (e) => {
+      // Keyboard "click" (Enter / Space on a focused card button): a real
+      // pointer press is handled in up(), so ignore clicks it produced.
+      if (e.detail !== 0) return;
+      const card = e.target.closest('[data-index]');
+      if (card) this.hooks.onTap?.(Number(card.dataset.index), 'keyboard');
+    });
+    this.move = this.move.bind(this);
+    this.up = this.up.bind(this);
+    this.cancel = this.cancel.bind(this);
+  }
+
+  get active() { return this.drag !== null; }
+
+  down(e) {
+    if (e.button !== 0 || this.press || this.drag) return;
+    const card = e.target.closest('[data-index]');
+    if (!card || !this.hand.contains(card)) return;
+    const index = Number(card.dataset.index);
+    this.press = { index, card, x: e.clientX, y: e.clientY, id: e.pointerId };
+    window.addEventListener('pointermove', this.move, { passive: false });
+    window.addEventListener('pointerup', this.up);
+    window.addEventListener('pointercancel', this.cancel);
+  }
+
+  start(e) {
+    const { card, index } = this.press;
+    if (this.hooks.canDrag && !this.hooks.canDrag(index)) return false;
+    const rect = card.getBoundingClientRect();
+    const ghost = card.cloneNode(true);
+    ghost.classList.add('drag-ghost');
+    ghost.removeAttribute('data-index');
+    ghost.removeAttribute('id');
+    Object.assign(ghost.style, {
+      position: 'fixed', left: `${rect.left}px`, top: `${rect.top}px`,
+      width: `${card.offsetWidth}px`, height: `${card.offsetHeight}px`,
+      transform: 'rotate(0deg) scale(1.08)', margin: '0', zIndex: 1000, pointerEvents: 'none',
+    });
+    document.body.append(ghost);
+    card.classList.add('dragging');
+    document.body.classList.add('is-dragging');
+    this.drag = {
+      index, card, ghost,
+      dx: this.press.x - rect.left, dy: this.press.y - rect.top,
+      target: null, insertAt: null,
+    };
+    this.hooks.onStart?.(index);
+    return true;
+  }
+
+  move(e) {
+    if (!this.press || e.pointerId !== this.press.id) return;
+    if (!this.drag) {
+      if (Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) < THRESHOLD) return;
+      if (!this.start(e)) { this.reset(); return; }
+    }
+    e.preventDefault();
+    const d = this.drag;
+    d.ghost.style.left = `${e.clientX - d.dx}px`;
+    d.ghost.style.top = `${e.clientY - d.dy}px`;
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const target = under ? under.closest('[data-drop]') : null;
+    if (target !== d.target) {
+      d.target?.classList.remove('drop-over');
+      target?.classList.add('drop-over');
+      d.target = target;
+    }
+    d.insertAt = target ? null : (this.hooks.insertionIndex?.(e.clientX, e.clientY) ?? null);
+    this.hooks.onMove?.(d.index, d.insertAt, target);
+  }
+
+  up(e) {
+    if (!this.press || e.pointerId !== this.press.id) return;
+    const press = this.press;
+    const d = this.drag;
+    this.unlisten();
+    if (!d) {
+      this.press = null;
+      this.hooks.onTap?.(press.index, 'pointer');
+      return;
+    }
+    const { index, target, insertAt } = d;
+    this.finish(!target && insertAt === null);
+    if (target) this.hooks.onDrop?.(index, target);
+    else if (insertAt !== null) this.hooks.onReorder?.(index, insertAt);
+  }
+
+  cancel() {
+    if (!this.press) return;
+    this.unlisten();
+    if (this.drag) this.finish(true); else this.press = null;
+  }
+
+  finish(flyBack) {
+    const d = this.drag;
+    d.target?.classList.remove('drop-over');
+    const ghost = d.ghost;
+    if (flyBack && d.card.isConnected) {
+      const rect = d.card.getBoundingClientRect();
+      ghost.style.transition = 'left .18s ease-out, top .18s ease-out, transform .18s';
+      ghost.style.left = `${rect.left}px`;
+      ghost.style.top = `${rect.top}px`;
+      ghost.style.transform = 'none';
+      setTimeout(() => ghost.remove(), 190);
+    } else {
+      ghost.remove();
+    }
+    d.card.classList.remove('dragging');
+    document.body.classList.remove('is-dragging');
+    this.drag = null;
+    this.press = null;
+    this.hooks.onEnd?.();
+  }
+
+  reset() {
+    this.unlisten();
+    this.press = null;
+  }
+
+  unlisten() {
+    window.removeEventListener('pointermove', this.move);
+    window.removeEventListener('pointerup', this.up);
+    window.removeEventListener('pointercancel', this.cancel);
+  }
+}

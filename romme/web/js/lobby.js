@@ -1,0 +1,333 @@
+// The lobby: live table list, "New game", invitations, players online, chat.
+
+import { api } from './api.js';
+import { formatTime, t, translateDom } from './i18n.js';
+import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
+
+export const BOT_LEVELS = ['beginner', 'casual', 'strong', 'expert'];
+export const TURN_TIMES = [15, 20, 30, 45, 60, 90, 120];
+
+/** Short chips that describe a table's settings. */
+export function settingsChips(settings) {
+  const s = settings || {};
+  const chips = [];
+  chips.push(t(s.preset === 'three-rounds' ? 'settings.preset_three_rounds' : 'settings.preset_classic'));
+  if (s.preset !== 'three-rounds') {
+    chips.push(s.point_limit === 1 ? t('settings.single_round') : t('settings.limit_n', { n: s.point_limit ?? 100 }));
+    if (s.hand_rummy !== false) chips.push(t('settings.hand_rummy'));
+    if (s.knock) chips.push(t('settings.knock'));
+  }
+  chips.push(t('settings.seconds_n', { n: s.turn_seconds ?? 30 }));
+  if (s.access === 'invite') chips.push(t('settings.invite_only'));
+  return chips;
+}
+
+export function showPlayerInfo(app, nickname, extra) {
+  const body = h('div.player-info', h('p.muted', t('common.loading')));
+  const dlg = dialog(t('info.title', { name: nickname }), body, { className: 'info-dialog' });
+  api.player(nickname).then((info) => {
+    clear(body);
+    const rate = info.games_played ? Math.round((100 * info.games_won) / info.games_played) : 0;
+    body.append(
+      h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
+        h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
+      h('dl.info-stats',
+        h('dt', t('info.rating')), h('dd', String(Math.round(info.rating ?? 0))),
+        h('dt', t('info.games_played')), h('dd', String(info.games_played)),
+        h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
+      h('h3', t('info.recent')),
+      info.recent && info.recent.length
+        ? h('ul.recent', info.recent.map((g) => h('li', h('span', new Date(g.finished_at).toLocaleDateString()),
+          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
+        : h('p.muted', t('info.no_games')),
+      extra ? extra(dlg) : null,
+      h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
+    );
+  }).catch((err) => {
+    clear(body);
+    body.append(h('p.form-error', app.errorText(err)), h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))));
+  });
+}
+
+export class LobbyScreen {
+  constructor(app, root) {
+    this.app = app;
+    this.root = root;
+    this.build();
+  }
+
+  destroy() { clear(this.root); }
+
+  build() {
+    const app = this.app;
+    this.tablesEl = h('div.table-list', { id: 'table-list', 'aria-live': 'polite' });
+    this.playersEl = h('ul.player-list', { id: 'player-list' });
+    this.invitesEl = h('div.invitations', { id: 'invitations' });
+    this.chatLog = h('ol.chat-log', { id: 'lobby-chat-log', 'aria-live': 'polite' });
+    const chatInput = h('input', { id: 'lobby-chat-input', maxlength: 500, autocomplete: 'off', 'data-i18n-placeholder': 'chat.placeholder', 'data-i18n-label': 'chat.placeholder' });
+    const chatForm = h('form.chat-form', {
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = chatInput.value.trim();
+        if (!text) return;
+        app.send({ type: 'lobby_chat', text });
+        chatInput.value = '';
+      },
+    }, chatInput, h('button', { type: 'submit', 'data-i18n': 'chat.send' }));
+
+    this.meEl = h('span.me');
+    const header = h('header.topbar',
+      h('div.brand', h('span.brand-cards', { 'aria-hidden': 'true' }, '🂡'), h('span', { 'data-i18n': 'app.name' })),
+      h('div.topbar-right', this.meEl, languagePicker(),
+        h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
+
+    const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });
+    this.root.replaceChildren(h('div.lobby',
+      header,
+      h('div.lobby-grid',
+        h('section.panel.tables-panel', { 'aria-labelledby': 'tables-h' },
+          h('div.panel-head', h('h2', { id: 'tables-h', 'data-i18n': 'lobby.tables' }), newGame),
+          this.tablesEl),
+        h('section.panel.invites-panel', { 'aria-labelledby': 'inv-h' },
+          h('h2', { id: 'inv-h', 'data-i18n': 'lobby.invitations' }), this.invitesEl),
+        h('section.panel.players-panel', { 'aria-labelledby': 'players-h' },
+          h('h2', { id: 'players-h', 'data-i18n': 'lobby.players_online' }), this.playersEl),
+        h('section.panel.chat-panel', { 'aria-labelledby': 'chat-h' },
+          h('h2', { id: 'chat-h', 'data-i18n': 'lobby.chat' }), this.chatLog, chatForm))));
+    translateDom(this.root);
+  }
+
+  update(what) {
+    if (what === 'language') { this.build(); what = 'all'; }
+    if (what === 'all' || what === 'tables') { this.renderTables(); this.renderPlayers(); this.renderMe(); }
+    if (what === 'all' || what === 'chat') this.renderChat();
+    if (what === 'all' || what === 'invitations' || what === 'tables') this.renderInvitations();
+  }
+
+  renderMe() {
+    const me = this.app.me;
+    if (!me) return;
+    this.meEl.replaceChildren(avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname),
+      me.guest ? h('span.badge', t('info.guest')) : h('span.badge', `★ ${Math.round(me.rating ?? 0)}`));
+  }
+
+  myTables() {
+    return [...this.app.tables.values()].filter((x) => x.my_seat !== null && x.my_seat !== undefined && x.status !== 'finished');
+  }
+
+  renderTables() {
+    const app = this.app;
+    const tables = [...app.lobby.tables].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1) || b.id - a.id);
+    const mine = new Set(this.myTables().map((x) => x.id));
+    clear(this.tablesEl);
+    if (!tables.length) {
+      this.tablesEl.append(h('p.empty', t('lobby.no_tables')));
+      return;
+    }
+    for (const table of tables) {
+      const seated = mine.has(table.id) || table.seats.some((s) => s.nickname === app.me?.nickname);
+      const invited = app.lobby.invitations.some((i) => i.table === table.id && i.to === app.me?.nickname && i.status === 'open');
+      const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
+      const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
+        s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
+          : s.nickname ? [avatar(s.nickname), s.nickname] : t('lobby.free_seat')));
+      const actions = [];
+      if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
+      if (canJoin) {
+        actions.push(h('button.primary', {
+          'data-join': table.id,
+          onclick: () => app.request({ type: 'join_table', table: table.id })
+            .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(table.id); })
+            .catch((err) => app.showError(err)),
+        }, t('lobby.join')));
+      }
+      if (!seated && table.status === 'playing') {
+        actions.push(h('button', {
+          onclick: () => app.request({ type: 'watch_table', table: table.id })
+            .then((res) => { if (res.table) app.tables.set(res.table.id, res.table); app.openTable(table.id); })
+            .catch((err) => app.showError(err)),
+        }, t('lobby.watch')));
+      }
+      this.tablesEl.append(h('article.table-card', { dataset: { table: table.id } },
+        h('div.table-card-head',
+          h('strong', t('lobby.table_of', { host: table.host })),
+          h('span.status', { class: table.status }, t(`status.${table.status}`)),
+          h('span.free', t('lobby.free_seats', { n: table.free_seats }))),
+        h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
+        h('ul.seats', seats),
+        h('div.table-card-actions', actions)));
+    }
+  }
+
+  renderPlayers() {
+    const app = this.app;
+    clear(this.playersEl);
+    for (const p of app.lobby.players) {
+      this.playersEl.append(h('li', h('button.player-link', {
+        onclick: () => showPlayerInfo(app, p.nickname, (dlg) => this.inviteExtra(p.nickname, dlg)),
+        'aria-label': t('info.show', { name: p.nickname }),
+      }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating ?? 0)}`))));
+    }
+    if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
+  }
+
+  inviteExtra(nickname, dlg) {
+    const app = this.app;
+    if (nickname === app.me?.nickname) return null;
+    const table = this.myTables().find((x) => x.status === 'waiting');
+    if (!table) return null;
+    return h('button.primary', {
+      onclick: () => {
+        app.send({ type: 'invite', table: table.id, nickname });
+        toast(t('invite.sent_toast', { name: nickname }));
+        dlg.close();
+      },
+    }, t('invite.invite_to_table'));
+  }
+
+  renderInvitations() {
+    const app = this.app;
+    const me = app.me?.nickname;
+    const now = app.now();
+    const received = app.lobby.invitations.filter((i) => i.to === me && i.status === 'open' && (!i.expires_at || i.expires_at > now));
+    const sent = app.lobby.invitations.filter((i) => i.from === me).slice(-8).reverse();
+    clear(this.invitesEl);
+    if (!received.length && !sent.length) {
+      this.invitesEl.append(h('p.empty', t('invite.none')));
+      return;
+    }
+    if (received.length) {
+      this.invitesEl.append(h('h3', t('invite.received')), h('ul.invite-list', received.map((inv) => h('li.invite', { dataset: { invitation: inv.id } },
+        h('span', t('invite.from_text', { from: inv.from, table: inv.table })),
+        h('span.invite-buttons',
+          h('button.primary', { 'data-accept': inv.id, onclick: () => this.answer(inv, true) }, t('invite.accept')),
+          h('button', { 'data-decline': inv.id, onclick: () => this.answer(inv, false) }, t('invite.decline')))))));
+    }
+    if (sent.length) {
+      this.invitesEl.append(h('h3', t('invite.sent')), h('ul.invite-list', sent.map((inv) => h('li.invite',
+        h('span', t('invite.to_text', { to: inv.to, table: inv.table })),
+        h('span.badge', { class: inv.status }, t(`invite.status_${inv.status}`))))));
+    }
+  }
+
+  answer(inv, accept) {
+    const app = this.app;
+    app.request({ type: 'answer_invitation', invitation: inv.id, accept })
+      .then((res) => {
+        if (res.invitation) {
+          const i = app.lobby.invitations.findIndex((x) => x.id === res.invitation.id);
+          if (i >= 0) app.lobby.invitations[i] = res.invitation;
+        }
+        if (res.table) app.tables.set(res.table.id, res.table);
+        this.renderInvitations();
+        if (accept) app.openTable(inv.table);
+      })
+      .catch((err) => app.showError(err));
+  }
+
+  renderChat() {
+    renderChatLog(this.chatLog, this.app.lobby.chat);
+  }
+
+  newGameDialog() {
+    const app = this.app;
+    const form = h('form.new-game', { id: 'new-game-form' });
+    const radio = (name, value, label, checked) => h('label.radio', h('input', { type: 'radio', name, value, checked }), h('span', label));
+    const presetField = h('fieldset', h('legend', t('newgame.preset')),
+      radio('preset', 'classic', t('settings.preset_classic'), true),
+      radio('preset', 'three-rounds', t('settings.preset_three_rounds'), false),
+      h('p.field-help', { id: 'preset-help' }, t('newgame.preset_help_classic')));
+    const accessField = h('fieldset', h('legend', t('newgame.who')),
+      radio('access', 'open', t('newgame.access_open'), true),
+      radio('access', 'invite', t('newgame.access_invite'), false));
+    const opponents = h('select', { name: 'opponents', id: 'ng-opponents' }, [1, 2, 3].map((n) => h('option', { value: n }, String(n))));
+    const seatList = h('div.seat-config', { id: 'ng-seats' });
+    const seatChoices = [];
+    const renderSeats = () => {
+      const n = Number(opponents.value);
+      while (seatChoices.length < n) {
+        seatChoices.push(h('select', { name: `seat${seatChoices.length + 1}`, id: `ng-seat-${seatChoices.length + 1}` },
+          h('option', { value: 'human' }, t('newgame.human')),
+          BOT_LEVELS.map((lvl) => h('option', { value: lvl, selected: lvl === 'casual' }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
+      }
+      clear(seatList);
+      seatChoices.slice(0, n).forEach((sel, i) => seatList.append(h('label.field.inline', h('span', t('newgame.opponent_n', { n: i + 1 })), sel)));
+      knockRow.hidden = isThree() || n < 2;
+    };
+    opponents.addEventListener('change', renderSeats);
+    const oppField = h('fieldset', h('legend', t('newgame.opponents')),
+      h('label.field.inline', h('span', t('newgame.count')), opponents), seatList,
+      h('p.field-help', t('newgame.levels_help')));
+    const customLimit = h('input', { type: 'number', name: 'custom_limit', id: 'ng-custom-limit', min: 1, max: 10000, value: 200, 'aria-label': t('newgame.custom_limit') });
+    const limitField = h('fieldset', { id: 'ng-limit' }, h('legend', t('newgame.point_limit')),
+      radio('limit', '1', t('newgame.limit_1'), true), radio('limit', '50', '50', false), radio('limit', '100', '100', false),
+      h('label.radio', h('input', { type: 'radio', name: 'limit', value: 'custom' }), h('span', t('newgame.custom')), customLimit));
+    const handRummy = h('input', { type: 'checkbox', name: 'hand_rummy', checked: true, id: 'ng-hand-rummy' });
+    const knock = h('input', { type: 'checkbox', name: 'knock', id: 'ng-knock' });
+    const knockRow = h('label.check', knock, h('span', t('newgame.knock')), h('small', t('newgame.knock_help')));
+    const optionsField = h('fieldset', { id: 'ng-options' }, h('legend', t('newgame.options')),
+      h('label.check', handRummy, h('span', t('newgame.hand_rummy')), h('small', t('newgame.hand_rummy_help'))),
+      knockRow);
+    const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === 30 }, t('settings.seconds_n', { n: s }))));
+    const timeField = h('fieldset', h('legend', t('newgame.turn_time')), turn);
+    const error = h('p.form-error', { role: 'alert' });
+    const isThree = () => form.elements.preset.value === 'three-rounds';
+    const syncPreset = () => {
+      limitField.hidden = isThree();
+      optionsField.hidden = isThree();
+      form.querySelector('#preset-help').textContent = t(isThree() ? 'newgame.preset_help_three' : 'newgame.preset_help_classic');
+      if (isThree() && Number(opponents.value) < 3) { opponents.value = '3'; }
+      renderSeats();
+    };
+    form.append(presetField, accessField, oppField, limitField, optionsField, timeField, error,
+      h('div.dialog-buttons',
+        h('button', { type: 'button', onclick: () => dlg.close() }, t('common.cancel')),
+        h('button.primary', { type: 'submit', id: 'ng-create' }, t('newgame.create'))));
+    form.addEventListener('change', (e) => { if (e.target.name === 'preset') syncPreset(); });
+    customLimit.addEventListener('focus', () => { form.querySelector('input[name=limit][value=custom]').checked = true; });
+    renderSeats();
+    const dlg = dialog(t('lobby.new_game'), form, { className: 'new-game-dialog' });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const n = Number(opponents.value);
+      const bots = {};
+      seatChoices.slice(0, n).forEach((sel, i) => { if (sel.value !== 'human') bots[String(i + 1)] = sel.value; });
+      const settings = {
+        preset: form.elements.preset.value,
+        access: form.elements.access.value,
+        seats: n + 1,
+        bots,
+        turn_seconds: Number(turn.value),
+      };
+      if (!isThree()) {
+        const lv = form.elements.limit.value;
+        settings.point_limit = lv === 'custom' ? Number(customLimit.value) : Number(lv);
+        if (!(settings.point_limit >= 1)) { error.textContent = t('newgame.bad_limit'); return; }
+        settings.hand_rummy = handRummy.checked;
+        settings.knock = n >= 2 && knock.checked;
+      }
+      try {
+        const res = await app.request({ type: 'create_table', settings });
+        const table = res.table;
+        app.tables.set(table.id, table);
+        dlg.close();
+        // Against computer opponents only, there is nobody to wait for.
+        if (Object.keys(bots).length === n) {
+          app.send({ type: 'start_game', table: table.id });
+        }
+        app.openTable(table.id);
+      } catch (err) {
+        error.textContent = app.errorText(err);
+      }
+    });
+  }
+}
+
+export function renderChatLog(log, messages) {
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  clear(log);
+  for (const m of messages || []) {
+    log.append(h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)));
+  }
+  if (atBottom || true) log.scrollTop = log.scrollHeight;
+}

@@ -1,0 +1,315 @@
+// The app: entry (guest / login / register), then one WebSocket that feeds the
+// lobby and the table screens. State lives here; screens render from it.
+
+import { api } from './api.js';
+import { Connection } from './ws.js';
+import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
+import { h, languagePicker, toast } from './ui.js';
+import { LobbyScreen } from './lobby.js';
+import { TableScreen } from './table.js';
+
+export const app = {
+  me: null,
+  conn: null,
+  serverOffset: 0,
+  lobby: { tables: [], players: [], chat: [], invitations: [] },
+  tables: new Map(),
+  tableId: null,
+  screen: null,
+  connState: 'idle',
+  now() { return Date.now() + this.serverOffset; },
+  send(msg) {
+    const id = this.conn?.send(msg);
+    if (id === false || id === undefined) toast(t('conn.offline'), 'error');
+    return id;
+  },
+  request(msg) { return this.conn.request(msg); },
+  errorText(err) {
+    if (!err) return t('error.unknown');
+    const key = `error.${err.code}`;
+    return hasKey(key) ? t(key) : (err.message || err.code || t('error.unknown'));
+  },
+  showError(err) { toast(this.errorText(err), 'error'); },
+  openTable(id) {
+    if (location.hash !== `#/table/${id}`) location.hash = `#/table/${id}`;
+    else route();
+  },
+  openLobby() {
+    if (location.hash !== '#/lobby') location.hash = '#/lobby';
+    else route();
+  },
+  async logout() {
+    try { await api.logout(); } catch { /* the cookie may be gone already */ }
+    this.conn?.close();
+    this.conn = null;
+    this.me = null;
+    localStorage.removeItem(SESSION_KEY);
+    this.tables.clear();
+    showEntry();
+  },
+};
+window.__romme = app;
+
+const main = () => document.getElementById('main');
+let lobbyScreen = null;
+let tableScreen = null;
+
+// ------------------------------------------------------------------ entry
+
+function showEntry(error) {
+  app.screen = 'entry';
+  document.body.dataset.screen = 'entry';
+  const root = main();
+  root.replaceChildren();
+  const status = h('p.form-error', { role: 'alert' }, error || '');
+  const nick = h('input', { id: 'entry-nick', name: 'nickname', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, 'data-i18n-placeholder': 'entry.nickname_placeholder' });
+  const pass = h('input', { id: 'entry-pass', name: 'password', type: 'password', autocomplete: 'current-password', minlength: 8, maxlength: 128, 'data-i18n-placeholder': 'entry.password_placeholder' });
+  let mode = 'guest';
+  const modeButtons = {};
+  const submit = h('button.primary.big', { type: 'submit', id: 'entry-submit' });
+  const passRow = h('label.field', h('span', { 'data-i18n': 'entry.password' }), pass);
+  const setMode = (m) => {
+    mode = m;
+    for (const [k, b] of Object.entries(modeButtons)) {
+      b.classList.toggle('active', k === m);
+      b.setAttribute('aria-selected', String(k === m));
+    }
+    passRow.hidden = m === 'guest';
+    pass.required = m !== 'guest';
+    pass.autocomplete = m === 'register' ? 'new-password' : 'current-password';
+    submit.dataset.i18n = `entry.submit_${m}`;
+    submit.textContent = t(`entry.submit_${m}`);
+    status.textContent = '';
+  };
+  for (const m of ['guest', 'login', 'register']) {
+    modeButtons[m] = h('button.tab', { type: 'button', role: 'tab', id: `entry-tab-${m}`, 'data-i18n': `entry.tab_${m}`, onclick: () => setMode(m) });
+  }
+  const form = h('form.entry-card', {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      submit.disabled = true;
+      status.textContent = '';
+      try {
+        const nickname = nick.value.trim();
+        const res = mode === 'guest' ? await api.guest(nickname)
+          : mode === 'login' ? await api.login(nickname, pass.value)
+            : await api.register(nickname, pass.value);
+        startSession(res.player);
+      } catch (err) {
+        status.textContent = app.errorText(err);
+      } finally {
+        submit.disabled = false;
+      }
+    },
+  },
+  h('div.brand-big', h('span.brand-cards', { 'aria-hidden': 'true' }, '🂡'), h('span', { 'data-i18n': 'app.name' })),
+  h('p.tagline', { 'data-i18n': 'entry.tagline' }),
+  h('div.tabs', { role: 'tablist' }, Object.values(modeButtons)),
+  h('label.field', h('span', { 'data-i18n': 'entry.nickname' }), nick),
+  passRow,
+  status,
+  submit,
+  h('p.hint-text', { 'data-i18n': 'entry.rules_hint' }));
+  root.append(h('div.entry', form, languagePicker()));
+  translateDom(root);
+  setMode('guest');
+  nick.focus();
+}
+
+// --------------------------------------------------------------- session
+
+const SESSION_KEY = 'romme.session';
+
+function startSession(player) {
+  app.me = player;
+  localStorage.setItem(SESSION_KEY, '1');
+  if (app.conn) app.conn.close();
+  app.conn = new Connection({
+    onMessage: handle,
+    onState: (state) => {
+      app.connState = state;
+      const banner = document.getElementById('conn-banner');
+      banner.hidden = state === 'open' || state === 'idle' || state === 'closed';
+      banner.textContent = t(state === 'connecting' ? 'conn.connecting' : 'conn.reconnecting');
+    },
+    onAuthLost: () => { app.me = null; localStorage.removeItem(SESSION_KEY); showEntry(t('error.not_authenticated')); },
+  });
+  app.conn.connect();
+  if (!location.hash.startsWith('#/table/')) app.openLobby(); else route();
+}
+
+function upsert(list, item) {
+  const i = list.findIndex((x) => x.id === item.id);
+  if (i >= 0) list[i] = item; else list.push(item);
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'welcome':
+      app.me = msg.player;
+      app.serverOffset = msg.server_time - Date.now();
+      break;
+    case 'lobby':
+      app.lobby = { tables: msg.tables, players: msg.players, chat: msg.chat, invitations: msg.invitations };
+      lobbyScreen?.update('all');
+      break;
+    case 'lobby_update':
+      app.lobby.tables = msg.tables;
+      app.lobby.players = msg.players;
+      lobbyScreen?.update('tables');
+      tableScreen?.update('lobby');
+      break;
+    case 'lobby_chat':
+      app.lobby.chat.push(msg.message);
+      if (app.lobby.chat.length > 200) app.lobby.chat.shift();
+      lobbyScreen?.update('chat');
+      break;
+    case 'invitation':
+    case 'invitation_update': {
+      upsert(app.lobby.invitations, msg.invitation);
+      const inv = msg.invitation;
+      if (msg.type === 'invitation' && inv.to === app.me?.nickname && inv.status === 'open') {
+        toast(t('invite.received_toast', { from: inv.from }), 'info', 6000);
+      }
+      lobbyScreen?.update('invitations');
+      tableScreen?.update('invitations');
+      break;
+    }
+    case 'player_info':
+      break; // answered through request()
+    case 'table': {
+      const table = msg.table;
+      const known = app.tables.has(table.id);
+      app.tables.set(table.id, table);
+      if (tableScreen && app.tableId === table.id) tableScreen.setTable(table, []);
+      // A reconnect brings back the tables we sit at: go back to a running game.
+      if (!known && app.screen !== 'table' && table.my_seat !== null && table.status === 'playing'
+          && !location.hash.startsWith('#/table/')) {
+        app.openTable(table.id);
+      }
+      lobbyScreen?.update('tables');
+      break;
+    }
+    case 'update': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      if (msg.version <= table.version) break;
+      if (msg.version !== table.version + 1) {
+        app.send({ type: 'resync', table: msg.table, since: table.version });
+        break;
+      }
+      table.version = msg.version;
+      table.view = msg.view;
+      table.timer = msg.timer ?? null;
+      if (msg.next_round !== undefined) table.next_round = msg.next_round;
+      if (msg.view && ['playing', 'waiting'].includes(table.status) && msg.view.phase !== 'not_started') {
+        table.status = msg.view.phase === 'game_over' ? 'finished' : 'playing';
+      }
+      if (app.tableId === msg.table) tableScreen?.setTable(table, msg.events || []);
+      break;
+    }
+    case 'table_chat': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.chat = table.chat || [];
+      table.chat.push(msg.message);
+      if (app.tableId === msg.table) tableScreen?.update('chat');
+      break;
+    }
+    case 'seat_update': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.seats = msg.seats;
+      if (app.tableId === msg.table) tableScreen?.update('seats');
+      break;
+    }
+    case 'next_round': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.next_round = msg.next_round ?? msg;
+      if (app.tableId === msg.table) tableScreen?.update('seats');
+      break;
+    }
+    case 'game_over': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.game_over = msg;
+      table.status = 'finished';
+      if (app.tableId === msg.table) tableScreen?.update('game_over');
+      break;
+    }
+    case 'hint':
+      tableScreen?.showHint(msg);
+      break;
+    case 'table_closed': {
+      app.tables.delete(msg.table);
+      if (app.tableId === msg.table) { toast(t('table.closed'), 'info'); app.openLobby(); }
+      break;
+    }
+    case 'error':
+      if (msg.code === 'not_authenticated') break;
+      app.showError(msg);
+      tableScreen?.onError(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---------------------------------------------------------------- routing
+
+function route() {
+  if (!app.me) return;
+  const match = location.hash.match(/^#\/table\/(\d+)/);
+  const root = main();
+  if (match) {
+    const id = Number(match[1]);
+    app.tableId = id;
+    if (app.screen !== 'table') {
+      lobbyScreen?.destroy();
+      lobbyScreen = null;
+      app.screen = 'table';
+      document.body.dataset.screen = 'table';
+      tableScreen = new TableScreen(app, root);
+    }
+    const table = app.tables.get(id);
+    if (table) tableScreen.setTable(table, []);
+    else tableScreen.waitFor(id);
+    return;
+  }
+  app.tableId = null;
+  if (app.screen !== 'lobby') {
+    tableScreen?.destroy();
+    tableScreen = null;
+    app.screen = 'lobby';
+    document.body.dataset.screen = 'lobby';
+    lobbyScreen = new LobbyScreen(app, root);
+  }
+  lobbyScreen.update('all');
+}
+
+window.addEventListener('hashchange', route);
+onLanguageChange(() => {
+  if (app.screen === 'entry') translateDom(main());
+  lobbyScreen?.update('language');
+  tableScreen?.update('language');
+});
+
+async function boot() {
+  await setLanguage(detectLanguage(), { save: false });
+  document.getElementById('boot').remove();
+  // Only ask who we are when this browser has logged in before: a fresh
+  // visitor goes straight to the entry form (and no 401 lands in the console).
+  if (localStorage.getItem(SESSION_KEY)) {
+    try {
+      const res = await api.me();
+      startSession(res.player);
+      return;
+    } catch {
+      localStorage.removeItem(SESSION_KEY);
+    }
+  }
+  showEntry();
+}
+
+boot();

@@ -1,0 +1,96 @@
+// The one WebSocket of docs/protocol.md: connects, reconnects with backoff
+// after a network loss, matches replies to requests by "id", and tells the
+// app about every message and about its own state.
+
+export class Connection {
+  constructor({ onMessage, onState, onAuthLost }) {
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.onAuthLost = onAuthLost;
+    this.socket = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.retry = 0;
+    this.closedOnPurpose = false;
+    this.state = 'idle';
+    this.timer = null;
+  }
+
+  url() {
+    const base = new URL('ws', window.location.href);
+    base.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+    return base.href;
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.onState?.(state);
+  }
+
+  connect() {
+    this.closedOnPurpose = false;
+    clearTimeout(this.timer);
+    this.setState(this.retry ? 'reconnecting' : 'connecting');
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.retry = 0;
+      this.setState('open');
+    });
+    socket.addEventListener('message', (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.id !== undefined && this.pending.has(msg.id)) {
+        const { resolve, reject } = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.type === 'error') reject(msg); else resolve(msg);
+      }
+      this.onMessage(msg);
+    });
+    socket.addEventListener('close', (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      for (const { reject } of this.pending.values()) reject({ type: 'error', code: 'disconnected' });
+      this.pending.clear();
+      if (event.code === 4401) {
+        this.setState('closed');
+        this.onAuthLost?.();
+        return;
+      }
+      if (this.closedOnPurpose) { this.setState('closed'); return; }
+      this.retry += 1;
+      this.setState('reconnecting');
+      const delay = Math.min(5000, 300 * 2 ** Math.min(this.retry - 1, 4)) * (0.8 + Math.random() * 0.4);
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+    socket.addEventListener('error', () => { /* the close handler reconnects */ });
+  }
+
+  close() {
+    this.closedOnPurpose = true;
+    clearTimeout(this.timer);
+    if (this.socket) this.socket.close(1000);
+    this.socket = null;
+  }
+
+  /** Send a message; returns its id. Dropped (false) while disconnected. */
+  send(msg) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    const id = msg.id ?? `c${this.nextId++}`;
+    this.socket.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  /** Send and wait for the reply (or error) that carries the same id. */
+  request(msg, timeoutMs = 10000) {
+    return new Promise((resolve, reject) => {
+      const id = this.send(msg);
+      if (id === false) { reject({ type: 'error', code: 'disconnected' }); return; }
+      this.pending.set(id, { resolve, reject });
+      setTimeout(() => {
+        if (this.pending.delete(id)) reject({ type: 'error', code: 'timeout' });
+      }, timeoutMs);
+    });
+  }
+}
