@@ -1,0 +1,1 @@
+"""Tests of romme.store, on SQLite and PostgreSQL."""

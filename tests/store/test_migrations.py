@@ -1,0 +1,177 @@
+"""Migrations: ``Store.open`` creates or upgrades the schema on both backends, from
+any working directory, and the migrated schema is exactly the models'."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect
+
+from romme.store import Store
+from romme.store.migrate import MIGRATIONS, alembic_config
+from romme.store.models import Base
+from romme.store.store import DEFAULT_URL, normalise_url
+
+from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
+
+TABLES = {"players", "game_tables", "table_actions", "game_results", "game_seats",
+          "chat_messages", "invitations"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database with nothing in it, only for this test."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+        return
+    url = create_pg_database("romme_store_migration")
+    yield url
+    drop_pg_database(url)
+
+
+def _state(connection: Connection) -> dict[str, Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return {
+        "revision": context.get_current_revision(),
+        "tables": set(inspect(connection).get_table_names()),
+        "diff": compare_metadata(context, Base.metadata),
+    }
+
+
+async def _inspect(store: Store) -> dict[str, Any]:
+    async with store._engine.connect() as connection:
+        return await connection.run_sync(_state)
+
+
+def _head() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+@pytest.mark.asyncio
+async def test_migrations_from_empty(empty_url: str) -> None:
+    store = await Store.open(empty_url, password_hasher=FAST_HASHER)
+    try:
+        state = await _inspect(store)
+        assert state["revision"] == _head() == "r0001"
+        assert state["tables"] == TABLES | {"alembic_version"}
+        assert state["diff"] == [], "the migrations and the models differ"
+        assert await store.ping()
+    finally:
+        await store.close()
+    again = await Store.open(empty_url)  # an up-to-date database is left alone
+    try:
+        assert (await _inspect(again))["revision"] == "r0001"
+    finally:
+        await again.close()
+
+
+@pytest.mark.asyncio
+async def test_downgrade_to_nothing_and_up_again(empty_url: str) -> None:
+    store = await Store.open(empty_url, password_hasher=FAST_HASHER)
+    try:
+        def down(connection: Connection) -> None:
+            command.downgrade(alembic_config(connection=connection), "base")
+
+        async with store._engine.begin() as connection:
+            await connection.run_sync(down)
+        state = await _inspect(store)
+        assert state["revision"] is None and state["tables"] == {"alembic_version"}
+    finally:
+        await store.close()
+    store = await Store.open(empty_url, password_hasher=FAST_HASHER)
+    try:
+        assert (await _inspect(store))["diff"] == []
+        await store.create_guest("Anna")
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_concurrent_opens_of_a_new_database(empty_url: str) -> None:
+    stores = await asyncio.gather(*(Store.open(empty_url) for _ in range(3)))
+    try:
+        assert all([await s.ping() for s in stores])
+    finally:
+        for store in stores:
+            await store.close()
+
+
+@pytest.mark.asyncio
+async def test_default_url_is_a_file_under_var(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = await Store.open()
+    try:
+        assert store.url == DEFAULT_URL
+        assert (tmp_path / "var" / "romme.db").is_file()
+        anna = await store.create_guest("Anna")
+        assert await store.find_player("anna") == anna
+        assert "romme.db" in repr(store)
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_sqlite_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 'a' / 'b' / 'romme.db'}")
+    try:
+        assert store.url.startswith("sqlite+aiosqlite:///")
+        async with store._engine.connect() as connection:
+            journal = (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar()
+            foreign = (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar()
+        assert (journal, foreign) == ("wal", 1)
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_ping_reports_a_dead_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}")
+    try:
+        assert await store.ping() is True
+
+        class Broken:
+            def connect(self) -> Any:
+                raise OSError("the disk is gone")
+
+        monkeypatch.setattr(store, "_engine", Broken())
+        assert await store.ping() is False
+    finally:
+        monkeypatch.undo()
+        await store.close()
+
+
+def test_normalise_url() -> None:
+    assert normalise_url("postgres://u:p@h/db") == "postgresql+asyncpg://u:p@h/db"
+    assert normalise_url("postgresql://u:p@h:5/db") == "postgresql+asyncpg://u:p@h:5/db"
+    assert normalise_url("postgresql+asyncpg://u:p@h/db") == "postgresql+asyncpg://u:p@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    with pytest.raises(ValueError, match="SQLite or PostgreSQL"):
+        normalise_url("mysql://u:p@h/db")
+
+
+def test_migrations_ship_inside_the_package() -> None:
+    package = importlib.import_module("romme.store").__file__
+    assert package is not None and MIGRATIONS.parent == Path(package).parent
+    assert (MIGRATIONS / "env.py").is_file()
+    assert (MIGRATIONS / "script.py.mako").is_file()
+    assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == ["r0001_initial.py"]
+
+
+@pytest.mark.parametrize("name", ["romme.store.accounts", "romme.store.ratings",
+                                  "romme.store.records", "romme.store.errors"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
+    assert result.attempted > 0

@@ -1,0 +1,266 @@
+"""Tables and their action logs: the log is the source of truth, so a restarted
+server can rebuild every unfinished table from it."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from romme.engine.actions import Discard, Draw, NextRound, action_from_json
+from romme.engine.game import Game
+from romme.engine.rules import Rules
+from romme.store import Store, TableRecord
+
+from .helpers import FakeClock, refused, snapshot
+
+SEED = bytes(range(32))
+SETTINGS = {"preset": "classic", "access": "open", "seats": 2, "bots": {"1": "casual"}}
+SEATS: list[dict[str, Any]] = [{"player": 1, "nickname": "Anna", "bot": None},
+                               {"player": None, "nickname": None, "bot": "casual"}]
+
+
+async def new_table(store: Store, host: str = "Anna") -> tuple[int, int]:
+    player = await store.create_guest(host)
+    table = await store.create_table(player.id, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
+    return player.id, table
+
+
+def opening_actions() -> list[dict[str, object]]:
+    """A real opening: the deal, a draw from the stock and the drawn card discarded."""
+    game = Game(Rules.classic(), 2, SEED)
+    actions: list[dict[str, object]] = []
+    for action in (NextRound(), Draw(0, "stock")):
+        game.apply(action)
+        actions.append(action.to_json())
+    discard = Discard(0, game.hands[0][-1])
+    game.apply(discard)
+    actions.append(discard.to_json())
+    return actions
+
+
+# ------------------------------------------------------------------ creating
+
+
+@pytest.mark.asyncio
+async def test_create_table(store: Store, clock: FakeClock) -> None:
+    host, table_id = await new_table(store)
+    record = await store.get_table(table_id)
+    assert isinstance(record, TableRecord)
+    assert (record.id, record.host_id, record.status) == (table_id, host, "waiting")
+    assert record.settings == SETTINGS
+    assert record.rules == Rules.classic().to_json()
+    assert record.seats == SEATS
+    assert record.match_seed == SEED and isinstance(record.match_seed, bytes)
+    assert record.created_at.tzinfo is not None and record.created_at <= clock.now
+    assert (record.actions, record.last_action_at, record.first_version) == ([], None, None)
+
+
+@pytest.mark.asyncio
+async def test_create_table_refusals(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    await refused(store, "no_such_player", store.create_table(999, SETTINGS, rules, SEATS, SEED))
+    await refused(store, "bad_message", store.create_table(host.id, SETTINGS, rules, SEATS, b"x"))
+    await refused(store, "bad_message",
+                  store.create_table(host.id, SETTINGS, rules, SEATS, "seed"))  # type: ignore[arg-type]
+    await refused(store, "bad_message",
+                  store.create_table(host.id, [], rules, SEATS, SEED))  # type: ignore[arg-type]
+    await refused(store, "bad_message",
+                  store.create_table(host.id, {"x": float("nan")}, rules, SEATS, SEED))
+    await refused(store, "bad_message",
+                  store.create_table(host.id, {"x": object()}, rules, SEATS, SEED))
+
+
+@pytest.mark.asyncio
+async def test_update_table(store: Store) -> None:
+    _, table_id = await new_table(store)
+    seats = [dict(SEATS[0]), {"player": 2, "nickname": "Bot casual", "bot": "casual"}]
+    await store.update_table(table_id, seats=seats)
+    record = await store.get_table(table_id)
+    assert record is not None and record.seats == seats and record.status == "waiting"
+    await store.update_table(table_id, status="playing")
+    record = await store.get_table(table_id)
+    assert record is not None and record.status == "playing" and record.seats == seats
+    await store.update_table(table_id)  # nothing to change
+    await store.update_table(table_id, status="closed")
+    assert await store.unfinished_tables() == []
+
+
+@pytest.mark.asyncio
+async def test_update_table_refusals(store: Store) -> None:
+    _, table_id = await new_table(store)
+    await refused(store, "no_such_table", store.update_table(999, status="playing"))
+    await refused(store, "bad_message", store.update_table(table_id, status="paused"))
+    await refused(store, "bad_message",
+                  store.update_table(table_id, seats={"0": 1}))  # type: ignore[arg-type]
+    await store.update_table(table_id, status="finished")
+    await refused(store, "game_over", store.update_table(table_id, status="playing"))
+    await store.update_table(table_id, status="finished")  # no change is no error
+
+
+# ---------------------------------------------------------------- the log
+
+
+@pytest.mark.asyncio
+async def test_append_actions_in_version_order(store: Store, clock: FakeClock) -> None:
+    _, table_id = await new_table(store)
+    actions = opening_actions()
+    await store.append_actions(table_id, 1, actions[:1])
+    await store.append_actions(table_id, 2, actions[1:])
+    record = await store.get_table(table_id)
+    assert record is not None
+    assert record.actions == actions
+    assert record.first_version == 1
+    assert record.last_action_at is not None and record.last_action_at <= clock.now
+
+
+@pytest.mark.asyncio
+async def test_actions_are_stored_verbatim(store: Store) -> None:
+    _, table_id = await new_table(store)
+    odd = {"type": "discard", "seat": 1, "card": "KS", "by": "timeout",
+           "nested": {"list": [1, 2.5, None, True, "ü🃏"]}}
+    await store.append_actions(table_id, 1, [odd])
+    record = await store.get_table(table_id)
+    assert record is not None and record.actions == [odd]
+
+
+@pytest.mark.asyncio
+async def test_duplicate_version_is_a_conflict_and_stores_nothing(store: Store) -> None:
+    _, table_id = await new_table(store)
+    actions = opening_actions()
+    await store.append_actions(table_id, 1, actions[:2])
+    error = await refused(store, "version_conflict",
+                          store.append_actions(table_id, 2, [actions[2], actions[2]]))
+    assert "version 2" in error.message
+    await refused(store, "version_conflict", store.append_actions(table_id, 1, actions))
+    record = await store.get_table(table_id)
+    assert record is not None and record.actions == actions[:2]
+
+
+@pytest.mark.asyncio
+async def test_a_gap_in_versions_is_a_conflict(store: Store) -> None:
+    _, table_id = await new_table(store)
+    await store.append_actions(table_id, 1, [{"type": "next_round"}])
+    await refused(store, "version_conflict",
+                  store.append_actions(table_id, 3, [{"type": "draw", "seat": 0}]))
+
+
+@pytest.mark.asyncio
+async def test_concurrent_appends_of_one_version(store: Store) -> None:
+    _, table_id = await new_table(store)
+    results = await asyncio.gather(
+        *(store.append_actions(table_id, 1, [{"type": "next_round", "n": n}]) for n in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert all(getattr(r, "code", None) == "version_conflict" for r in results if r is not None)
+    record = await store.get_table(table_id)
+    assert record is not None and len(record.actions) == 1
+
+
+@pytest.mark.asyncio
+async def test_concurrent_appends_to_many_tables(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(8)]
+
+    async def play(table_id: int) -> None:
+        for version in range(1, 11):
+            await store.append_actions(table_id, version, [{"type": "arrange", "v": version}])
+
+    await asyncio.gather(*(play(t) for t in tables))
+    for table_id in tables:
+        record = await store.get_table(table_id)
+        assert record is not None
+        assert [a["v"] for a in record.actions] == list(range(1, 11))
+
+
+@pytest.mark.asyncio
+async def test_append_actions_refusals(store: Store) -> None:
+    _, table_id = await new_table(store)
+    action = {"type": "next_round"}
+    await refused(store, "no_such_table", store.append_actions(999, 1, [action]))
+    await refused(store, "bad_message", store.append_actions(table_id, -1, [action]))
+    await refused(store, "bad_message",
+                  store.append_actions(table_id, True, [action]))
+    await refused(store, "bad_message",
+                  store.append_actions(table_id, 1, ["draw"]))  # type: ignore[list-item]
+    await refused(store, "bad_message",
+                  store.append_actions(table_id, 1, [action, {"bad": float("inf")}]))
+    await refused(store, "bad_message",
+                  store.append_actions(table_id, 1, [{"text": "nul\x00"}]))
+
+
+@pytest.mark.asyncio
+async def test_no_actions_after_the_game_is_finished(store: Store) -> None:
+    host, table_id = await new_table(store)
+    bot = await store.bot_player("casual")
+    await store.append_actions(table_id, 1, [{"type": "next_round"}])
+    await store.finish_game(table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id],
+                            results=[])
+    await refused(store, "game_over", store.append_actions(table_id, 2, [{"type": "knock"}]))
+
+
+@pytest.mark.asyncio
+async def test_empty_append_stores_nothing(store: Store) -> None:
+    _, table_id = await new_table(store)
+    before = await snapshot(store)
+    await store.append_actions(table_id, 1, [])
+    assert await snapshot(store) == before
+
+
+# ---------------------------------------------------------------- recovery
+
+
+@pytest.mark.asyncio
+async def test_unfinished_tables_rebuild_the_game(store: Store, clock: FakeClock) -> None:
+    host, playing = await new_table(store)
+    waiting = await store.create_table(host, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
+    closed = await store.create_table(host, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
+    await store.update_table(closed, status="closed")
+    actions = opening_actions()
+    await store.update_table(playing, status="playing")
+    await store.append_actions(playing, 1, actions[:2])
+    clock.advance(seconds=30)
+    await store.append_actions(playing, 3, actions[2:])
+    last_write = clock.now
+
+    records = await store.unfinished_tables()
+    assert [r.id for r in records] == [playing, waiting]
+    record = records[0]
+    assert record.status == "playing"
+    assert record.actions == actions
+    assert record.last_action_at == last_write
+    assert records[1].actions == [] and records[1].last_action_at is None
+
+    rebuilt = Game.replay(Rules.from_json(record.rules), 2, record.match_seed,
+                          [action_from_json(a) for a in record.actions])
+    original = Game.replay(Rules.classic(), 2, SEED, [action_from_json(a) for a in actions])
+    assert rebuilt.to_json() == original.to_json()
+
+
+@pytest.mark.asyncio
+async def test_times_are_utc(db_url: str) -> None:
+    """With the real clock: timestamps come back aware, in UTC, on both backends."""
+    store = await Store.open(db_url)
+    try:
+        host = await store.create_guest("Utc" + str(id(store) % 100_000))
+        before = datetime.now(UTC)
+        table_id = await store.create_table(host.id, {}, {}, [], SEED)
+        await store.append_actions(table_id, 1, [{"type": "next_round"}])
+        record = await store.get_table(table_id)
+        assert record is not None and record.last_action_at is not None
+        for moment in (record.created_at, record.last_action_at):
+            assert moment.utcoffset() == timedelta(0)
+            assert abs((moment - before).total_seconds()) < 60
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_get_table_of_unknown_table(store: Store) -> None:
+    assert await store.get_table(404) is None
+    assert await store.get_table("1") is None  # type: ignore[arg-type]
