@@ -67,6 +67,7 @@ RECENT_GAMES = 10
 _BOT_LEVEL = re.compile(r"[a-z][a-z0-9_-]{0,15}\Z")
 _PG_MIGRATION_LOCK = 0x726F6D6D65  # "romme": one migrating process at a time
 _CHAT_RAW_MAX = 4 * CHAT_MAX
+_WRITER_OPTION = "romme_writer"
 
 
 def normalise_url(url: str) -> str:
@@ -177,6 +178,9 @@ class Store:
         self.url = url
         self._engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._write_sessions = async_sessionmaker(
+            engine.execution_options(**{_WRITER_OPTION: True}), expire_on_commit=False
+        )
         self._hasher = password_hasher
         self._clock = clock
         self._sqlite = engine.dialect.name == "sqlite"
@@ -213,7 +217,7 @@ class Store:
         if engine.dialect.name == "sqlite":
             _configure_sqlite(engine)
         try:
-            async with engine.begin() as connection:
+            async with engine.execution_options(**{_WRITER_OPTION: True}).begin() as connection:
                 if engine.dialect.name == "postgresql":
                     await connection.execute(
                         text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
@@ -257,7 +261,7 @@ class Store:
     async def _write(self) -> AsyncIterator[AsyncSession]:
         """One transaction: committed at the end, rolled back on any error."""
         lock = self._write_lock if self._sqlite else contextlib.nullcontext()
-        async with lock, self._sessions() as session, session.begin():
+        async with lock, self._write_sessions() as session, session.begin():
             yield session
 
     def _now(self) -> datetime:
@@ -874,9 +878,12 @@ class Store:
                 .order_by(Invitation.id)
             )).all()
             ids = {i.from_id for i in rows} | {i.to_id for i in rows}
-            names = dict((await session.execute(
-                select(Player.id, Player.nickname).where(Player.id.in_(ids))
-            )).tuples().all()) if ids else {}
+            names: dict[int, str] = {}
+            if ids:
+                found = await session.execute(
+                    select(Player.id, Player.nickname).where(Player.id.in_(ids))
+                )
+                names = {pid: nickname for pid, nickname in found}
         return [_invitation_json(i, names[i.from_id], names[i.to_id], now_ms) for i in rows]
 
 
@@ -899,7 +906,13 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
+        # Writers take the write lock at once (BEGIN IMMEDIATE), waiting for it if need
+        # be; a deferred transaction that reads and then writes could instead fail
+        # at once with "database is locked" when another connection writes.
+        if connection.get_execution_options().get(_WRITER_OPTION):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
 
 
 def _migrate(connection: Connection) -> None:
