@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from alembic import command
@@ -15,7 +16,7 @@ MIGRATIONS = Path(__file__).resolve().with_name("migrations")
 
 def alembic_config(url: str | None = None, connection: Connection | None = None) -> Config:
     """An Alembic configuration for the store's migrations, without an ini file."""
-    config = Config()
+    config = Config(stdout=sys.stdout)  # the stream of now, not of Alembic's import
     config.set_main_option("script_location", str(MIGRATIONS))
     if url is not None:
         config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))

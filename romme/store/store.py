@@ -54,6 +54,7 @@ __all__ = [
     "INVITATION_TTL_MS",
     "TABLE_STATUSES",
     "Store",
+    "make_engine",
     "normalise_url",
 ]
 
@@ -178,9 +179,7 @@ class Store:
         self.url = url
         self._engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self._write_sessions = async_sessionmaker(
-            engine.execution_options(**{_WRITER_OPTION: True}), expire_on_commit=False
-        )
+        self._write_sessions = async_sessionmaker(writer(engine), expire_on_commit=False)
         self._hasher = password_hasher
         self._clock = clock
         self._sqlite = engine.dialect.name == "sqlite"
@@ -204,20 +203,9 @@ class Store:
         recommended ones). ``clock``: the time source, returning aware UTC datetimes.
         """
         url = normalise_url(url or DEFAULT_URL)
-        parsed = make_url(url)
-        options: dict[str, Any] = {}
-        if parsed.get_backend_name() == "sqlite":
-            path = _sqlite_file(parsed)
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            options["connect_args"] = {"timeout": 30}
-        else:
-            options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
-        engine = create_async_engine(url, **options)
-        if engine.dialect.name == "sqlite":
-            _configure_sqlite(engine)
+        engine = make_engine(url)
         try:
-            async with engine.execution_options(**{_WRITER_OPTION: True}).begin() as connection:
+            async with writer(engine).begin() as connection:
                 if engine.dialect.name == "postgresql":
                     await connection.execute(
                         text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
@@ -888,6 +876,29 @@ class Store:
 
 
 # -------------------------------------------------------------------- helpers
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """The store's engine for ``url`` (normalised): for SQLite, the file's folder is
+    created and the connections are set up as described in :func:`_configure_sqlite`."""
+    parsed = make_url(url)
+    options: dict[str, Any] = {}
+    if parsed.get_backend_name() == "sqlite":
+        path = _sqlite_file(parsed)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        options["connect_args"] = {"timeout": 30}
+    else:
+        options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_async_engine(url, **options)
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+    return engine
+
+
+def writer(engine: AsyncEngine) -> AsyncEngine:
+    """The engine for write transactions (on SQLite they begin IMMEDIATE)."""
+    return engine.execution_options(**{_WRITER_OPTION: True})
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -175,3 +175,14 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0
     assert result.attempted > 0
+
+
+def test_alembic_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from romme.store.migrations.__main__ import main
+
+    monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
+    main(["upgrade", "head"])
+    main(["current"])
+    assert "r0001 (head)" in capfd.readouterr().out

@@ -3,7 +3,7 @@
     python -m romme.store.migrations current
     python -m romme.store.migrations revision --autogenerate -m "add a column"
 
-The database is ``$ROMME_DATABASE_URL`` (default: the store's default SQLite file).
+The database is ``$ROMME_DB_URL`` (default: the store's default SQLite file).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     options = cli.parser.parse_args(argv if argv is not None else sys.argv[1:])
     if not hasattr(options, "cmd"):
         cli.parser.error("too few arguments")
-    url = normalise_url(os.environ.get("ROMME_DATABASE_URL", DEFAULT_URL))
+    url = normalise_url(os.environ.get("ROMME_DB_URL", DEFAULT_URL))
     cli.run_cmd(alembic_config(url), options)
 
 

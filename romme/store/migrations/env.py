@@ -14,9 +14,9 @@ from typing import Any, Literal
 from alembic import context
 from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from romme.store.models import Base, UTCDateTime
+from romme.store.store import make_engine, writer
 
 config = context.config
 target_metadata = Base.metadata
@@ -48,9 +48,9 @@ def _run(connection: Connection) -> None:
 
 
 async def _run_with_own_engine(url: str) -> None:
-    engine = create_async_engine(url)
+    engine = make_engine(url)
     try:
-        async with engine.begin() as connection:
+        async with writer(engine).begin() as connection:
             await connection.run_sync(_run)
     finally:
         await engine.dispose()
