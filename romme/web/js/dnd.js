@@ -103,8 +103,10 @@ export class HandDrag {
       return;
     }
     const { index, target, insertAt } = d;
+    // Read the target's data before onEnd clears the drop marks.
+    const data = target ? { ...target.dataset } : null;
     this.finish(!target && insertAt === null);
-    if (target) this.hooks.onDrop?.(index, target);
+    if (target) this.hooks.onDrop?.(index, data);
     else if (insertAt !== null) this.hooks.onReorder?.(index, insertAt);
   }
 

@@ -271,6 +271,7 @@ function route() {
       app.screen = 'table';
       document.body.dataset.screen = 'table';
       tableScreen = new TableScreen(app, root);
+      window.__rommeTable = tableScreen;
     }
     const table = app.tables.get(id);
     if (table) tableScreen.setTable(table, []);

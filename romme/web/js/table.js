@@ -129,7 +129,7 @@ export class TableScreen {
         this.showTargets(null, false);
         if (this.deferred) { const events = this.deferred; this.deferred = null; this.render(events); } else this.layoutHand();
       },
-      onDrop: (i, target) => this.dropOn(this.hand[i], target),
+      onDrop: (i, data) => this.dropOn(this.hand[i], data),
       onReorder: (from, to) => this.reorder(from, to),
       onTap: (i, how) => this.tapCard(i, how),
       insertionIndex: (x, y) => this.insertionIndex(x, y),
@@ -249,7 +249,7 @@ export class TableScreen {
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', String(Math.ceil(left))),
       h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)));
     ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
-    if (mini) { mini.textContent = `⏱ ${Math.ceil(left)}`; mini.classList.toggle('low', left < 10); }
+    if (mini) { mini.textContent = `${Math.ceil(left)} s`; mini.classList.toggle('low', left < 10); }
     for (const bar of this.root.querySelectorAll('.turn-bar')) {
       bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
     }
@@ -549,7 +549,7 @@ export class TableScreen {
       rows.push(h('tr', { class: `${s === me ? 'me' : ''} ${out ? 'out' : ''} ${result.winner === s ? 'winner' : ''}` },
         h('th', { scope: 'row' }, h('span.name', out ? h('span.red-cross', { title: t('table.eliminated') }, '✕') : null,
           this.seatName(s), result.winner === s ? h('span.badge.win', t('summary.went_out')) : null)),
-        h('td.summary-cards', (result.hands[s] || []).map((c) => h('span.card.face.mini', { html: cardSVG(c), role: 'img', 'aria-label': cardName(c, t) }))),
+        h('td', h('div.summary-cards', (result.hands[s] || []).map((c) => h('span.card.face.mini', { html: cardSVG(c), role: 'img', 'aria-label': cardName(c, t) })))),
         h('td.num', { class: 'penalty' }, result.penalties[s] ? `−${result.penalties[s]}` : '0'),
         h('td.num.total', String(result.totals[s]))));
     }
@@ -730,24 +730,26 @@ export class TableScreen {
     }
   }
 
+  /** Play `code` onto a drop target, given by its data attributes (or the element). */
   dropOn(code, target) {
     const v = this.view;
     if (!code || !target || !v) return;
-    const kind = target.dataset.drop;
+    const data = target instanceof HTMLElement ? { ...target.dataset } : target;
+    const kind = data.drop;
     this.picked = null;
     this.showTargets(null, false);
     if (kind === 'discard') { this.discard(code); return; }
     if (kind === 'end') {
-      const meld = Number(target.dataset.meld);
-      const end = target.dataset.end === 'group' ? null : target.dataset.end;
+      const meld = Number(data.meld);
+      const end = data.end === 'group' ? null : data.end;
       this.send({ type: 'lay_off', card: code, meld, end });
     } else if (kind === 'meld') {
-      const meld = Number(target.dataset.meld);
+      const meld = Number(data.meld);
       const ends = layOffEnds(v.melds[meld], code, v.rules);
       this.send({ type: 'lay_off', card: code, meld, end: ends[0] ?? null });
     } else if (kind === 'joker') {
-      const meld = Number(target.dataset.meld);
-      const index = Number(target.dataset.pos);
+      const meld = Number(data.meld);
+      const index = Number(data.pos);
       if (!exchangePositions(v.melds[meld], code).includes(index)) return;
       this.send({ type: 'exchange_joker', card: code, meld, index });
     }

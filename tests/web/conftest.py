@@ -1,0 +1,140 @@
+"""Browser tests: a real `romme serve` process and Debian's Chromium, driven by
+Playwright for Python. Every page records console errors and page errors; a test
+fails if any appear. Screenshots go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("ROMME_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-quic",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    db = tmp / "romme.db"
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115 (closed with the process)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "romme", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite+aiosqlite:///{db}", "--secret-file", str(tmp / "secret"),
+         "--log-level", "warning", *extra],
+        cwd=tmp, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("romme serve exited:\n" + (tmp / "server.log").read_text())
+        try:
+            with urllib.request.urlopen(base + "healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc, base
+        except OSError:
+            time.sleep(0.1)
+    proc.terminate()
+    raise RuntimeError("romme serve did not start:\n" + (tmp / "server.log").read_text())
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server on a free loopback port with a fresh SQLite database.
+    Computer opponents think about half a second, so that an opponent's turn
+    lasts long enough to sort one's hand meanwhile."""
+    tmp = tmp_path_factory.mktemp("server")
+    proc, base = start_server(tmp, "--bot-delay", "0.5")
+    yield base
+    stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class PageErrors:
+    """Console errors and uncaught exceptions of every page a test opens."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Any, name: str) -> Any:
+        page.on("console", lambda m: self.errors.append(f"{name} console.{m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"{name} pageerror: {e}"))
+        return page
+
+
+@pytest.fixture
+def page_errors() -> Iterator[PageErrors]:
+    watcher = PageErrors()
+    yield watcher
+    assert watcher.errors == [], "console errors:\n" + "\n".join(watcher.errors)
+
+
+@pytest.fixture
+def new_context(browser: Any, page_errors: PageErrors) -> Iterator[Any]:
+    """Open a browser context and a page: new_context(name, viewport=..., locale=...)."""
+    contexts: list[Any] = []
+
+    def make(name: str = "page", viewport: dict[str, int] | None = None,
+             locale: str = "en-US", **kw: Any) -> Any:
+        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **kw)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(15000)
+        return page_errors.watch(page, name)
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    # Let flying cards land and dialogs finish fading in first.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
+    page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,98 @@
+"""A whole single-round game against a computer opponent, played through the
+page only: draws by click, discards by drag, lays through "Lay cards", lays off
+by dragging onto a blue arrow, sorts by drag during the opponent's turn."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.ui import Tally, hand_in_dom, login_guest, play_my_move, reorder, view, wait_for
+
+
+def create_game(page: Any, opponents: int = 1, level: str = "beginner", turn: int = 60) -> None:
+    page.click("#new-game")
+    page.select_option("#ng-opponents", str(opponents))
+    for i in range(1, opponents + 1):
+        page.select_option(f"#ng-seat-{i}", level)
+    page.check("#new-game-form input[name=limit][value='1']")
+    page.select_option("#ng-turn", str(turn))
+    page.click("#ng-create")
+    page.wait_for_selector("#hand .hand-card")
+
+
+def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        v = view(page)
+        assert v is not None
+        if v["phase"] in ("round_over", "game_over"):
+            return v
+        mine = v["current"] == v["seat"]
+        if v["phase"] in ("draw", "play") and mine:
+            play_my_move(page, v, tally)
+            if v["melds"] and not shots.get("table"):
+                take_table_shots(page)
+                shots["table"] = True
+        elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) > 3:
+            before = hand_in_dom(page)
+            reorder(page, 0, len(before) - 1)
+            tally.add("sort_drag")
+            order = hand_in_dom(page)
+            # The order reaches the server and survives in its view.
+            wait_for(page, lambda: (view(page) or {}).get("hand") == order
+                     or (view(page) or {}).get("phase") not in ("draw", "play"), 10, "the arranged hand")
+        else:
+            page.wait_for_timeout(60)
+    raise AssertionError("the round did not end in time")
+
+
+def take_table_shots(page: Any) -> None:
+    shot(page, "table-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(250)
+    shot(page, "table-phone")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(250)
+
+
+def test_single_round_against_the_computer(server: str, new_context: Any) -> None:
+    page = new_context("anna")
+    login_guest(page, server, "Anna")
+    shot(page, "lobby-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "lobby-phone")
+    page.set_viewport_size(DESKTOP)
+
+    tally = Tally()
+    shots: dict[str, bool] = {}
+    games = 0
+    # Deals are random: play single-round games until every kind of move was
+    # made at least once (a lay-off needs melds on the table), at most three.
+    while games < 3:
+        games += 1
+        if games > 1:
+            page.click("#summary-lobby")
+            page.wait_for_selector("#new-game")
+        create_game(page)
+        final = play_round(page, tally, shots)
+        summary = page.wait_for_selector("#summary")
+        assert summary.is_visible()
+        assert final["results"], "a finished round has a result"
+        rows = page.locator("#summary tbody tr")
+        assert rows.count() == 2
+        if not shots.get("summary"):
+            shot(page, "summary-desktop")
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(200)
+            shot(page, "summary-phone")
+            page.set_viewport_size(DESKTOP)
+            shots["summary"] = True
+        if tally["lay"] and tally["lay_off"]:
+            break
+    assert tally["draw_stock"] >= 1, tally.counts
+    assert tally["discard_drag"] >= 1, tally.counts
+    assert tally["sort_drag"] >= 1, tally.counts
+    assert tally["lay"] >= 1, tally.counts
+    assert tally["lay_off"] >= 1, tally.counts

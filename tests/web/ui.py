@@ -1,0 +1,172 @@
+"""Driving the web client the way a person does: clicks, drags with the mouse,
+keys. The tests read the page's state (the server's view the page holds) to
+decide what to do, but act only through the page."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from romme.engine.actions import Discard, Draw, ExchangeJoker, Knock, Lay, LayOff
+from romme.engine.reference import reference_action
+from romme.engine.view import SeatView
+
+# A point inside an element that is really on top there (cards overlap in the fan).
+_VISIBLE_POINT = """(el) => {
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.3, 0.5, 0.15, 0.7]) {
+    for (const fx of [0.15, 0.3, 0.08, 0.5, 0.7, 0.9]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const top = document.elementFromPoint(x, y);
+      if (top && (top === el || el.contains(top))) return [x, y];
+    }
+  }
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+
+def login_guest(page: Any, base: str, nickname: str) -> None:
+    page.goto(base)
+    page.fill("#entry-nick", nickname)
+    page.click("#entry-submit")
+    page.wait_for_selector("#new-game")
+
+
+def view(page: Any) -> dict[str, Any] | None:
+    return page.evaluate(
+        "() => { const a = window.__romme; const t = a.tables.get(a.tableId); return t ? t.view : null; }")
+
+
+def table_state(page: Any) -> dict[str, Any] | None:
+    return page.evaluate(
+        "() => { const a = window.__romme; const t = a.tables.get(a.tableId);"
+        " return t ? {version: t.version, status: t.status, my_seat: t.my_seat} : null; }")
+
+
+def hand_in_dom(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#hand .hand-card", "els => els.map(e => e.dataset.card)")
+
+
+def wait_for(page: Any, predicate: Any, timeout: float = 15.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        page.wait_for_timeout(40)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def settle(page: Any) -> None:
+    """Wait until no card is flying (finite animations and transitions done)."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
+
+
+def point(page: Any, selector: str) -> tuple[float, float]:
+    settle(page)
+    x, y = page.eval_on_selector(selector, _VISIBLE_POINT)
+    return float(x), float(y)
+
+
+def drag_to_point(page: Any, source: str, target: Any) -> None:
+    """Press on `source`, move in steps to `target` (a selector, evaluated once
+    the drag has started, or a callable giving a point), release."""
+    sx, sy = point(page, source)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move(sx + 8, sy - 12, steps=3)
+    page.wait_for_timeout(30)
+    tx, ty = target() if callable(target) else point(page, target)
+    page.mouse.move(tx, ty, steps=8)
+    page.wait_for_timeout(40)
+    page.mouse.up()
+
+
+def card_index(page: Any, card: str, start: int = 0) -> int:
+    hand = hand_in_dom(page)
+    for i in range(start, len(hand)):
+        if hand[i] == card:
+            return i
+    raise AssertionError(f"{card} is not in the hand {hand}")
+
+
+def reorder(page: Any, src: int, dst: int) -> None:
+    """Drag the card at `src` to place `dst` in the fan."""
+    def landing() -> tuple[float, float]:
+        x, y = page.evaluate(
+            """(k) => { const s = window.__rommeTable; const f = s.fan;
+                 const r = document.getElementById('hand').getBoundingClientRect();
+                 return [r.left + f.left0 + f.cw / 2 + k * f.step, r.top + r.height * 0.55]; }""", dst)
+        return float(x), float(y)
+    before = hand_in_dom(page)
+    drag_to_point(page, f"#hand-{src}", landing)
+    expected = list(before)
+    expected.insert(dst, expected.pop(src))
+    wait_for(page, lambda: hand_in_dom(page) == expected, 5, f"hand order {expected}")
+
+
+def arrange(page: Any, order: list[str]) -> None:
+    """Bring the hand into `order` (a prefix of the hand) by dragging cards."""
+    for k, card in enumerate(order):
+        j = card_index(page, card, k)
+        if j != k:
+            reorder(page, j, k)
+
+
+class Tally:
+    """How each kind of move was made, for the assertions at the end."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def add(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def __getitem__(self, what: str) -> int:
+        return self.counts.get(what, 0)
+
+
+def play_my_move(page: Any, v: dict[str, Any], tally: Tally) -> None:
+    """One action of the reference player, made through the page."""
+    seat_view = SeatView.from_json(v)
+    action = reference_action(seat_view)
+    before = signature(v)
+    if action is None:
+        return
+    if isinstance(action, Draw):
+        page.click("#stock" if action.source == "stock" else "#discard")
+        tally.add(f"draw_{action.source}")
+    elif isinstance(action, Knock):
+        page.click("#knock")
+        tally.add("knock")
+    elif isinstance(action, Lay):
+        cards = [str(c) for meld in action.melds for c in meld]
+        arrange(page, cards)
+        lay = page.locator("#lay-cards")
+        wait_for(page, lambda: lay.is_enabled(), 5, "Lay cards to be enabled")
+        lay.click()
+        tally.add("lay")
+    elif isinstance(action, LayOff):
+        card = str(action.card)
+        i = card_index(page, card)
+        end = "high" if action.end in (None, "high") else "low"
+        drag_to_point(page, f"#hand-{i}", f"#meld-{action.meld} .meld-arrow.{end}")
+        tally.add("lay_off")
+    elif isinstance(action, ExchangeJoker):
+        i = card_index(page, str(action.card))
+        drag_to_point(page, f"#hand-{i}", f'#meld-{action.meld} [data-pos="{action.index}"]')
+        tally.add("exchange")
+    elif isinstance(action, Discard):
+        i = card_index(page, str(action.card))
+        drag_to_point(page, f"#hand-{i}", "#discard")
+        tally.add("discard_drag")
+    wait_for(page, lambda: signature(view(page) or {}) != before, 10,
+             f"the server to take {action}")
+
+
+def signature(v: dict[str, Any]) -> Any:
+    """What a move changes (the hand's order aside, which sorting changes)."""
+    return (sorted(v.get("hand", [])), v.get("phase"), v.get("current"), str(v.get("melds")),
+            v.get("discard_count"), v.get("round_no"))
