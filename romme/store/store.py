@@ -793,6 +793,8 @@ class Store:
         """The last ``limit`` messages of the lobby or a table, oldest first."""
         if not _is_int(limit) or limit < 0:
             raise _bad("limit must be a non-negative integer")
+        if table_id is not None and not _is_int(table_id):
+            return []
         where = (ChatMessage.table_id.is_(None) if table_id is None
                  else ChatMessage.table_id == table_id)
         async with self._read() as session:
@@ -835,6 +837,8 @@ class Store:
         self, invitation_id: int, player_id: int, accept: bool, now_ms: int
     ) -> dict[str, Any]:
         """Accept or decline an open invitation to ``player_id``."""
+        if not _is_int(now_ms):
+            raise _bad("now_ms is a time in milliseconds")
         async with self._write() as session:
             invitation = None
             if _is_int(invitation_id):
@@ -856,6 +860,8 @@ class Store:
 
     async def open_invitations(self, player_id: int, now_ms: int) -> list[dict[str, Any]]:
         """Open, unexpired invitations to and from this player, oldest first."""
+        if not _is_int(now_ms):
+            raise _bad("now_ms is a time in milliseconds")
         if not _is_int(player_id):
             return []
         async with self._read() as session:

@@ -43,6 +43,8 @@ async def test_recent_chat_is_the_newest_oldest_first(store: Store) -> None:
     assert await store.recent_chat(None, limit=0) == []
     assert [m["id"] for m in default] == sorted(m["id"] for m in default)
     assert await store.recent_chat(404) == []
+    assert await store.recent_chat("1") == []  # type: ignore[arg-type]
+    await refused(store, "bad_message", store.recent_chat(None, limit=-1))
 
 
 @pytest.mark.asyncio
@@ -156,6 +158,9 @@ async def test_answer_invitation_refusals(store: Store, clock: FakeClock) -> Non
                   store.answer_invitation(invitation["id"], anna, True, now))
     await refused(store, "no_such_invitation",
                   store.answer_invitation("1", ben, True, now))  # type: ignore[arg-type]
+    await refused(store, "bad_message",
+                  store.answer_invitation(invitation["id"], ben, True, "now"))  # type: ignore[arg-type]
+    await refused(store, "bad_message", store.open_invitations(ben, None))  # type: ignore[arg-type]
 
 
 @pytest.mark.asyncio
