@@ -27,6 +27,7 @@ import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from romme.engine.actions import (
@@ -630,7 +631,7 @@ class TableActor:
                 self._knock_timer.cancel()
             delay = max(0.0, (self._knock_deadline - clock.now_ms()) * clock.scale / 1000)
             self._knock_timer = clock.call_later(
-                delay, lambda: self.post(self._on_knock_closed, token))
+                delay, partial(self.post, self._on_knock_closed, token))
         if game.in_round:
             if new_turn or self._turn_deadline is None:
                 self._turn_token += 1
@@ -641,7 +642,7 @@ class TableActor:
                     self._turn_timer.cancel()
                 delay = max(0.0, (self._turn_deadline - clock.now_ms()) * clock.scale / 1000)
                 self._turn_timer = clock.call_later(
-                    delay, lambda: self.post(self._on_turn_timeout, token))
+                    delay, partial(self.post, self._on_turn_timeout, token))
         else:
             self._turn_deadline = None
             if self._turn_timer is not None:
@@ -655,7 +656,7 @@ class TableActor:
                                                          now)
                 delay = max(0.0, (self._round_deadline - clock.now_ms()) * clock.scale / 1000)
                 self._round_timer = clock.call_later(
-                    delay, lambda: self.post(self._on_round_deadline, game.round_no))
+                    delay, partial(self.post, self._on_round_deadline, game.round_no))
         else:
             self._round_deadline = None
             if self._round_timer is not None:

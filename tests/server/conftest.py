@@ -10,10 +10,12 @@ with the reason.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import secrets
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -48,11 +50,17 @@ def _pg_base() -> str:
     return os.environ.get("ROMME_TEST_PG_URL", PG_DEFAULT)
 
 
+def _run(statement: str) -> None:
+    """Run an admin statement from sync or async code alike (in its own thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _pg_admin(_pg_base(), statement)).result()
+
+
 def new_pg_database() -> str:
     base = _pg_base()
     name = f"romme_e2e_{os.getpid()}_{secrets.token_hex(4)}"
     try:
-        asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+        _run(f'CREATE DATABASE "{name}"')
     except Exception as exc:
         where = make_url(base).render_as_string(hide_password=True)
         reason = f"PostgreSQL at {where} (ROMME_TEST_PG_URL) is unavailable: {exc!r}"
@@ -64,10 +72,8 @@ def new_pg_database() -> str:
 
 def drop_pg_database(url: str) -> None:
     name = make_url(url).database
-    try:
-        asyncio.run(_pg_admin(_pg_base(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    except Exception:
-        pass
+    with contextlib.suppress(Exception):
+        _run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 ServerFactory = Callable[..., ServerProcess]

@@ -280,8 +280,8 @@ async def play_out(players: list[Autoplayer], timeout: float = 120) -> None:
         if all(done):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"the game did not end in {timeout}s; "
-                                 f"{[p.client.messages[-3:] for p in players]}")
+            raise AssertionError(f"the game did not end in {timeout}s; last versions "
+                                 f"{[p.client.tables.get(p.table, {}).get('version') for p in players]}")
         for p in players:
             if p.client.closed is not None:
                 raise AssertionError(f"{p.client.nickname} disconnected ({p.client.closed})")
