@@ -212,15 +212,17 @@ export class LobbyScreen {
 
   answer(inv, accept) {
     const app = this.app;
-    app.request({ type: 'answer_invitation', invitation: inv.id, accept })
+    if (!accept) {
+      // A decline is answered with an invitation_update only.
+      app.send({ type: 'answer_invitation', invitation: inv.id, accept: false });
+      inv.status = 'declined';
+      this.renderInvitations();
+      return;
+    }
+    app.request({ type: 'answer_invitation', invitation: inv.id, accept: true })
       .then((res) => {
-        if (res.invitation) {
-          const i = app.lobby.invitations.findIndex((x) => x.id === res.invitation.id);
-          if (i >= 0) app.lobby.invitations[i] = res.invitation;
-        }
         if (res.table) app.tables.set(res.table.id, res.table);
-        this.renderInvitations();
-        if (accept) app.openTable(inv.table);
+        app.openTable(inv.table);
       })
       .catch((err) => app.showError(err));
   }
