@@ -519,7 +519,11 @@ class Hub:
         sender = await self.store.find_player(str(invitation["from"]))
         if sender is not None:
             self.send_to_player(sender.id, data)
-        self.send_to_player(conn.player_id, data)
+        for other in list(self.by_player.get(conn.player_id, ())):
+            if other is conn and not message.accept and msg_id is not None:
+                other.send_json({**data, "id": msg_id})
+            else:
+                other.send_json(data)
         if message.accept:
             if table is None or table.status == CLOSED:
                 raise ProtocolError("no_such_table", "the table is gone")

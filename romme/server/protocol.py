@@ -467,16 +467,16 @@ class RateLimiter:
 
     __slots__ = ("rate", "burst", "_tokens", "_stamp")
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = burst
         self._tokens = float(burst)
-        self._stamp = time.monotonic()
+        self._stamp = time.monotonic() if now is None else now
 
     def allow(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-        self._stamp = now
+        self._tokens = min(self.burst, self._tokens + max(0.0, now - self._stamp) * self.rate)
+        self._stamp = max(self._stamp, now)
         if self._tokens >= 1:
             self._tokens -= 1
             return True

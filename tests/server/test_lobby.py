@@ -1,0 +1,155 @@
+"""The lobby: tables and players live, lobby chat, invitations, seats, leaving,
+watching, player info."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from .conftest import ServerFactory, nickname
+from .helpers import Autoplayer, Client, ServerProcess, create_table, play_out
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _guest(server: ServerProcess, prefix: str) -> Client:
+    return await (await Client(server, nickname(prefix)).guest()).connect()
+
+
+async def test_lobby_shows_tables_players_and_chat(shared_server: ServerProcess) -> None:
+    a = await _guest(shared_server, "la")
+    b = await _guest(shared_server, "lb")
+    lobby = b.messages[1]
+    assert lobby["type"] == "lobby" and {"tables", "players", "chat", "invitations"} <= set(lobby)
+    assert b.nickname in [p["nickname"] for p in lobby["players"]]
+    table = await create_table(a, seats=3, bots={"2": "strong"}, point_limit=50)
+    update = await b.expect("lobby_update",
+                            lambda m: any(t["id"] == table for t in m["tables"]))
+    summary = next(t for t in update["tables"] if t["id"] == table)
+    assert summary["host"] == a.nickname and summary["status"] == "waiting"
+    assert summary["free_seats"] == 1 and summary["settings"]["point_limit"] == 50
+    assert summary["seats"][2]["bot"] == "strong"
+    assert a.nickname in [p["nickname"] for p in update["players"]]
+    start = len(b.messages)
+    await a.send({"type": "lobby_chat", "text": "Hallo zusammen!"})
+    chat = await b.expect("lobby_chat", start=start)
+    assert chat["message"]["from"] == a.nickname and chat["message"]["text"] == "Hallo zusammen!"
+    assert isinstance(chat["message"]["at"], int)
+    info = await b.request({"type": "player_info", "nickname": a.nickname})
+    assert info["type"] == "player_info" and info["info"]["nickname"] == a.nickname
+    missing = await b.request({"type": "player_info", "nickname": "no-such-one"})
+    assert missing["code"] == "no_such_player"
+    await a.close()
+    await b.close()
+
+
+async def test_invite_only_tables_and_invitations(shared_server: ServerProcess) -> None:
+    host = await _guest(shared_server, "ih")
+    ben = await _guest(shared_server, "ib")
+    cleo = await _guest(shared_server, "ic")
+    table = await create_table(host, seats=3, access="invite", point_limit=1)
+    refused = await ben.request({"type": "join_table", "table": table})
+    assert refused["code"] == "invite_only"
+    await asyncio.sleep(0.4)
+    for message in cleo.messages:
+        if message["type"] in ("lobby", "lobby_update"):
+            assert all(t["id"] != table for t in message["tables"])
+    assert (await host.request({"type": "invite", "table": table,
+                                "nickname": "nobody-at-all"}))["code"] == "no_such_player"
+    assert (await host.request({"type": "invite", "table": table,
+                                "nickname": host.nickname}))["code"] == "cannot_invite"
+    sent = await host.request({"type": "invite", "table": table, "nickname": ben.nickname})
+    assert sent["type"] == "invitation"
+    invitation = (await ben.expect("invitation"))["invitation"]
+    assert invitation["from"] == host.nickname and invitation["to"] == ben.nickname
+    assert invitation["status"] == "open" and invitation["table"] == table
+    # Ben now sees the table in the lobby.
+    await ben.expect("lobby_update", lambda m: any(t["id"] == table for t in m["tables"]))
+    joined = await ben.request({"type": "answer_invitation", "invitation": invitation["id"],
+                                "accept": True})
+    assert joined["type"] == "table" and joined["table"]["my_seat"] == 1
+    update = await host.expect("invitation_update")
+    assert update["invitation"]["status"] == "accepted"
+    await host.request({"type": "invite", "table": table, "nickname": cleo.nickname})
+    second = (await cleo.expect("invitation"))["invitation"]
+    answer = await cleo.request({"type": "answer_invitation", "invitation": second["id"],
+                                 "accept": False})
+    assert answer["type"] == "invitation_update"
+    assert answer["invitation"]["status"] == "declined"
+    await host.expect("invitation_update", lambda m: m["invitation"]["status"] == "declined")
+    again = await cleo.request({"type": "answer_invitation", "invitation": second["id"],
+                                "accept": True})
+    assert again["code"] == "no_such_invitation"
+    for client in (host, ben, cleo):
+        await client.close()
+
+
+async def test_invitations_expire(make_server: ServerFactory) -> None:
+    server = make_server(time_scale=60)  # two minutes last two seconds
+    host = await _guest(server, "eh")
+    guest = await _guest(server, "eg")
+    table = await create_table(host, seats=2)
+    await host.request({"type": "invite", "table": table, "nickname": guest.nickname})
+    invitation = (await guest.expect("invitation"))["invitation"]
+    expired = await guest.expect("invitation_update", timeout=10)
+    assert expired["invitation"]["status"] == "expired"
+    await host.expect("invitation_update", lambda m: m["invitation"]["status"] == "expired")
+    late = await guest.request({"type": "answer_invitation", "invitation": invitation["id"],
+                                "accept": True})
+    assert late["code"] == "invitation_expired"
+    await host.close()
+    await guest.close()
+
+
+async def test_seats_leaving_and_the_host_closing(shared_server: ServerProcess) -> None:
+    host = await _guest(shared_server, "sh")
+    ben = await _guest(shared_server, "sb")
+    table = await create_table(host, seats=3)
+    joined = await ben.request({"type": "join_table", "table": table})
+    assert joined["table"]["my_seat"] == 1
+    assert (await ben.request({"type": "join_table", "table": table}))["type"] == "table"
+    assert (await ben.request({"type": "set_seat", "table": table, "seat": 2,
+                               "bot": "casual"}))["code"] == "not_host"
+    assert (await host.request({"type": "set_seat", "table": table, "seat": 1,
+                                "bot": "casual"}))["code"] == "bad_message"
+    assert (await host.request({"type": "set_seat", "table": table, "seat": 2,
+                                "bot": "expert"}))["type"] == "ok"
+    seated = await host.expect("table", lambda m: m["table"]["seats"][2]["bot"] == "expert")
+    assert seated["table"]["seats"][1]["nickname"] == ben.nickname
+    left = await ben.request({"type": "leave_table", "table": table})
+    assert left["type"] == "left_table"
+    await host.expect("table", lambda m: m["table"]["seats"][1]["nickname"] is None)
+    watcher = await _guest(shared_server, "sw")
+    watching = await watcher.request({"type": "watch_table", "table": table})
+    assert watching["table"]["my_seat"] is None
+    await host.request({"type": "leave_table", "table": table})
+    closed = await watcher.expect("table_closed")
+    assert closed["table"] == table
+    gone = await watcher.request({"type": "join_table", "table": table})
+    assert gone["code"] == "no_such_table"
+    for client in (host, ben, watcher):
+        await client.close()
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_a_bot(make_server: ServerFactory) -> None:
+    server = make_server(time_scale=10)
+    a = await _guest(server, "ga")
+    b = await _guest(server, "gb")
+    watcher = await _guest(server, "gw")
+    table = await create_table(a, seats=2, point_limit=1)
+    await b.request({"type": "join_table", "table": table})
+    await a.request({"type": "start_game", "table": table})
+    watch = await watcher.request({"type": "watch_table", "table": table})
+    assert watch["table"]["view"]["hand"] == [] and watch["table"]["my_seat"] is None
+    too_late = await watcher.request({"type": "join_table", "table": table})
+    assert too_late["code"] == "already_started"
+    await b.expect("update", lambda m: m["version"] == 1)
+    await b.request({"type": "leave_table", "table": table})
+    update = await a.expect("seat_update", lambda m: m["seats"][1]["left"])
+    assert update["seats"][1]["nickname"] == b.nickname
+    await play_out([Autoplayer(a, table)], timeout=60)
+    over = await watcher.expect("game_over")
+    assert over["table"] == table
+    for client in (a, b, watcher):
+        await client.close()

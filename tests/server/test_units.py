@@ -1,0 +1,134 @@
+"""Unit tests of the server's pure parts: settings, messages, limits, the view
+encoder, the clocks, sessions."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from romme.engine.game import Game
+from romme.engine.reference import play_game
+from romme.engine.rules import Rules
+from romme.server.auth import Sessions, load_secret
+from romme.server.encode import ViewEncoder
+from romme.server.protocol import (
+    ActionMsg,
+    ProtocolError,
+    RateLimiter,
+    parse_message,
+    parse_settings,
+    table_action,
+)
+from romme.server.timers import ManualClock
+
+
+def test_settings_defaults_and_rules() -> None:
+    settings = parse_settings({})
+    assert settings.to_json() == {"preset": "classic", "access": "open", "seats": 2, "bots": {},
+                                  "point_limit": 100, "hand_rummy": True, "knock": False,
+                                  "turn_seconds": 30}
+    rules = parse_settings({"seats": 3, "knock": True, "point_limit": 1,
+                            "hand_rummy": False, "turn_seconds": 15}).rules()
+    assert rules.knock and rules.point_limit == 1 and not rules.hand_rummy
+    assert rules.turn_seconds == 15
+    three = parse_settings({"preset": "three-rounds"})
+    assert three.seats == 4 and three.rules().scoring == "rounds"
+
+
+@pytest.mark.parametrize(("settings", "reason"), [
+    ({"seats": 1}, "seats"),
+    ({"seats": 5}, "seats"),
+    ({"turn_seconds": 14}, "turn_seconds"),
+    ({"turn_seconds": 121}, "turn_seconds"),
+    ({"point_limit": 0}, "point_limit"),
+    ({"knock": True}, "knock"),
+    ({"bots": {"0": "casual"}}, "seat 0 is the host"),
+    ({"bots": {"1": "grandmaster"}}, "level"),
+    ({"preset": "three-rounds", "knock": True, "seats": 4}, "knock"),
+    ({"preset": "three-rounds", "point_limit": 50}, "point limit"),
+    ({"preset": "poker"}, "preset"),
+    ({"color": "red"}, "unknown setting"),
+    ({"hand_rummy": "yes"}, "hand_rummy"),
+])
+def test_bad_settings_say_why(settings: dict[str, object], reason: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_settings(settings)
+    assert info.value.code == "bad_settings" and reason in info.value.message
+
+
+def test_messages_parse_with_their_ids() -> None:
+    message, msg_id = parse_message('{"type": "action", "table": 3, "id": "x1", '
+                                    '"action": {"type": "discard", "card": "7h"}}', 16384)
+    assert isinstance(message, ActionMsg) and msg_id == "x1"
+    action = table_action(message.action, seat=2)
+    assert action.to_json() == {"type": "discard", "seat": 2, "card": "7H"}
+    for text, code in [("nope", "bad_json"), ("[]", "bad_json"), ('{"type": 5}', "unknown_type"),
+                       ('{"type": "join_table"}', "bad_message"),
+                       ('{"type": "join_table", "table": true}', "bad_message"),
+                       ('{"type": "answer_invitation", "invitation": 1}', "bad_message"),
+                       ('{"type": "lobby_chat", "text": "' + "é" * 9000 + '"}', "too_large")]:
+        with pytest.raises(ProtocolError) as info:
+            parse_message(text, 16384)
+        assert info.value.code == code
+    with pytest.raises(ProtocolError) as info:
+        table_action({"type": "next_round"}, 0)
+    assert info.value.code == "bad_message"
+
+
+def test_rate_limiter_allows_bursts_then_the_sustained_rate() -> None:
+    now = 1000.0
+    limiter = RateLimiter(rate=20, burst=40, now=now)
+    assert all(limiter.allow(now) for _ in range(40))
+    assert not limiter.allow(now)
+    assert limiter.allow(now + 0.06)
+    assert not limiter.allow(now + 0.06)
+    assert sum(limiter.allow(now + 1 + i / 100) for i in range(100)) <= 41
+
+
+def test_view_encoder_matches_the_engine_over_whole_matches() -> None:
+    for preset, seats in (("classic", 4), ("three-rounds", 4), ("classic", 2)):
+        rules = Rules.preset(preset, knock=True) if preset == "classic" else Rules.three_rounds()
+        game = Game(rules, seats, hashlib.sha256(f"enc-{preset}-{seats}".encode()).digest())
+        encoder = ViewEncoder()
+        original = game.apply
+
+        def checked(action: object, game: Game = game, encoder: ViewEncoder = encoder,
+                    original: object = original) -> object:
+            events = original(action)  # type: ignore[operator]
+            for seat in (*range(game.seats), None):
+                view = game.view_for(seat)
+                assert encoder.view(view) == view.to_json()
+            return events
+
+        game.apply = checked  # type: ignore[method-assign]
+        play_game(game)
+
+
+def test_manual_clock_runs_timers_in_order() -> None:
+    clock = ManualClock(start_ms=0, scale=10)
+    fired: list[str] = []
+    clock.call_later(30, lambda: fired.append("turn"))  # 3 s real
+    knock = clock.call_later(3, lambda: fired.append("knock"))
+    clock.call_later(1, lambda: fired.append("first"))
+    knock.cancel()
+    assert clock.deadline_ms(30) == 3000
+    assert clock.advance(200) == 1 and fired == ["first"]
+    clock.advance(5000)
+    assert fired == ["first", "turn"] and clock.now_ms() == 5200
+
+
+def test_sessions_sign_and_refuse_forgeries(tmp_path: object, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    from pathlib import Path
+
+    monkeypatch.delenv("ROMME_SECRET", raising=False)
+    path = Path(str(tmp_path)) / "var" / "secret"
+    secret = load_secret(None, path)
+    assert load_secret(None, path) == secret and path.stat().st_mode & 0o777 == 0o600
+    sessions = Sessions(secret)
+    token = sessions.token(42)
+    assert sessions.player_id(token) == 42
+    assert sessions.player_id(token[:-2] + "xx") is None
+    assert Sessions("another secret").player_id(token) is None
+    assert sessions.player_id(None) is None
