@@ -48,6 +48,14 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
     raise AssertionError("the round did not end in time")
 
 
+def summary_in_every_language(page: Any) -> None:
+    for lang in ("de", "pt", "es", "nl", "en"):
+        page.select_option("#lang-select", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.wait_for_selector("#summary")
+        assert page.evaluate("[...window.__rommeMissingKeys]") == [], lang
+
+
 def take_table_shots(page: Any) -> None:
     shot(page, "table-desktop")
     page.set_viewport_size(PHONE)
@@ -89,6 +97,7 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
             shot(page, "summary-phone")
             page.set_viewport_size(DESKTOP)
             shots["summary"] = True
+            summary_in_every_language(page)
         if tally["lay"] and tally["lay_off"]:
             break
     assert tally["draw_stock"] >= 1, tally.counts

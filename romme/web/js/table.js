@@ -7,7 +7,7 @@ import { t, translateDom } from './i18n.js';
 import { renderChatLog, settingsChips, showPlayerInfo, BOT_LEVELS } from './lobby.js';
 import { HandDrag } from './dnd.js';
 import { canLay, handMelds, layOffEnds, exchangePositions, sortByRank, sortBySuit, targetsFor } from './preview.js';
-import { avatar, clear, dialog, h, toast } from './ui.js';
+import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 
 const FLIP_MS = 320;
 const TROPHY = '<svg viewBox="0 0 64 64" width="56" height="56"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f4c542" stroke="#a16207" stroke-width="3"/><path d="M18 14H8c0 10 5 15 12 15M46 14h10c0 10-5 15-12 15" fill="none" stroke="#a16207" stroke-width="3"/><path d="M28 39h8v9h-8z" fill="#eab308"/><rect x="20" y="48" width="24" height="8" rx="2" fill="#a16207"/></svg>';
@@ -116,6 +116,7 @@ export class TableScreen {
     els.side = h('aside.side', { id: 'side' },
       h('div.side-top', els.timerRing, els.limit),
       h('div.side-buttons', els.info, els.invite, els.leave),
+      h('div.side-lang', languagePicker()),
       els.rules,
       h('h2.chat-title', { 'data-i18n': 'table.chat' }), els.chatLog, els.chatForm);
     this.root.replaceChildren(h('div.table-screen', els.felt, els.side, h('div.side-scrim', { onclick: () => this.toggleSide(false) })));
