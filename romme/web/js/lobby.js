@@ -102,6 +102,7 @@ export class LobbyScreen {
     if (what === 'all' || what === 'tables') { this.renderTables(); this.renderPlayers(); this.renderMe(); }
     if (what === 'all' || what === 'chat') this.renderChat();
     if (what === 'all' || what === 'invitations' || what === 'tables') this.renderInvitations();
+    if (!performance.getEntriesByName('romme-lobby').length) performance.mark('romme-lobby');
   }
 
   renderMe() {
@@ -151,7 +152,7 @@ export class LobbyScreen {
       this.tablesEl.append(h('article.table-card', { dataset: { table: table.id } },
         h('div.table-card-head',
           h('strong', t('lobby.table_of', { host: table.host })),
-          h('span.status', { class: table.status }, t(`status.${table.status}`)),
+          h('span.table-status', { class: `status-${table.status}` }, t(`status.${table.status}`)),
           h('span.free', t('lobby.free_seats', { n: table.free_seats }))),
         h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
         h('ul.seats', seats),

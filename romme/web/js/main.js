@@ -132,9 +132,15 @@ function startSession(player) {
       banner.hidden = state === 'open' || state === 'idle' || state === 'closed';
       banner.textContent = t(state === 'connecting' ? 'conn.connecting' : 'conn.reconnecting');
     },
-    onAuthLost: () => { app.me = null; localStorage.removeItem(SESSION_KEY); showEntry(t('error.not_authenticated')); },
+    onAuthLost: () => {
+      app.me = null;
+      app.conn = null;
+      localStorage.removeItem(SESSION_KEY);
+      if (app.i18nReady) showEntry(t('error.not_authenticated'));
+    },
   });
   app.conn.connect();
+  if (!app.i18nReady) return;
   if (!location.hash.startsWith('#/table/')) app.openLobby(); else route();
 }
 
@@ -148,6 +154,7 @@ function handle(msg) {
     case 'welcome':
       app.me = msg.player;
       app.serverOffset = msg.server_time - Date.now();
+      lobbyScreen?.update('all');
       break;
     case 'lobby':
       app.lobby = { tables: msg.tables, players: msg.players, chat: msg.chat, invitations: msg.invitations };
@@ -259,7 +266,9 @@ function handle(msg) {
 // ---------------------------------------------------------------- routing
 
 function route() {
-  if (!app.me) return;
+  if (!app.conn || !app.i18nReady) return;
+  if (!location.hash.startsWith('#/')) { app.openLobby(); return; }
+  document.getElementById('boot')?.remove();
   const match = location.hash.match(/^#\/table\/(\d+)/);
   const root = main();
   if (match) {
@@ -297,20 +306,14 @@ onLanguageChange(() => {
 });
 
 async function boot() {
+  // A browser that has logged in before connects at once: the WebSocket's
+  // "welcome" says who we are, and a stale session ends in the entry form.
+  // A fresh visitor goes straight to the entry form.
+  const known = localStorage.getItem(SESSION_KEY);
+  if (known) startSession(null);
   await setLanguage(detectLanguage(), { save: false });
-  document.getElementById('boot').remove();
-  // Only ask who we are when this browser has logged in before: a fresh
-  // visitor goes straight to the entry form (and no 401 lands in the console).
-  if (localStorage.getItem(SESSION_KEY)) {
-    try {
-      const res = await api.me();
-      startSession(res.player);
-      return;
-    } catch {
-      localStorage.removeItem(SESSION_KEY);
-    }
-  }
-  showEntry();
+  app.i18nReady = true;
+  if (app.conn) route(); else showEntry();
 }
 
 boot();

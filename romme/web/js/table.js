@@ -70,7 +70,7 @@ export class TableScreen {
   build() {
     const els = {};
     this.els = els;
-    els.back = h('button.icon-btn.back', { id: 'to-lobby', onclick: () => this.app.openLobby(), 'data-i18n-label': 'table.to_lobby', 'data-i18n-title': 'table.to_lobby' }, '←');
+    els.back = h('button.icon-btn.to-lobby', { id: 'to-lobby', onclick: () => this.app.openLobby(), 'data-i18n-label': 'table.to_lobby', 'data-i18n-title': 'table.to_lobby' }, '←');
     els.stock = h('button.pile.stock', { id: 'stock', onclick: () => this.draw('stock') });
     els.discard = h('button.pile.discard', { id: 'discard', onclick: () => this.draw('discard') });
     els.piles = h('div.piles', els.stock, els.discard);
@@ -187,6 +187,7 @@ export class TableScreen {
     this.renderControls();
     this.renderSummary();
     this.animate(before, events);
+    if (!performance.getEntriesByName('romme-table').length) performance.mark('romme-table');
     if (events.some((e) => e.type === 'turn_started' && e.seat === view.seat)) this.flashTurn();
     document.title = `${this.myTurn ? '❗ ' : ''}${t('app.name')} · ${t('table.title', { id: table.id })}`;
   }
@@ -410,11 +411,13 @@ export class TableScreen {
     if (!n) return;
     const width = box.clientWidth;
     const cw = cards[0].offsetWidth || 80;
-    const step = n > 1 ? Math.min(cw * 0.62, (width - cw - 8) / (n - 1)) : 0;
+    const mid = (n - 1) / 2;
+    const angle = Math.min(2.6, (width < 500 ? 18 : 26) / n);
+    // The outermost cards turn about a point below them: leave room for their swing.
+    const swing = 1.96 * cw * Math.sin((angle * mid * Math.PI) / 180);
+    const step = n > 1 ? Math.max(4, Math.min(cw * 0.62, (width - cw - 2 * swing - 4) / (n - 1))) : 0;
     const total = cw + step * (n - 1);
     const left0 = (width - total) / 2;
-    const mid = (n - 1) / 2;
-    const angle = Math.min(2.6, 26 / n);
     // With a gap, the dragged card is taken out and the others close ranks around `to`.
     const slots = cards.map((_, i) => i);
     if (gap) {
