@@ -114,6 +114,7 @@ export class TableScreen {
       h('span.mini-timer', { id: 'mini-timer' }), h('span.mini-limit', { id: 'mini-limit' }), h('span.spacer'), els.sideToggle);
     els.felt = h('div.felt', els.mini, h('div.felt-top', els.back, els.piles, els.opponents), els.center, els.waiting, els.me, els.overlay);
     els.side = h('aside.side', { id: 'side' },
+      h('button.icon-btn.side-close', { onclick: () => this.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
       h('div.side-top', els.timerRing, els.limit),
       h('div.side-buttons', els.info, els.invite, els.leave),
       h('div.side-lang', languagePicker()),

@@ -1,0 +1,68 @@
+"""The round summary between rounds, from views the engine makes: "Next" for a
+player still in, a red cross and "Exit" for one who went over the limit."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from romme.engine.game import Game, Phase
+from romme.engine.reference import reference_action
+from romme.engine.rules import Rules
+from tests.web.conftest import PHONE, shot
+from tests.web.ui import login_guest
+
+
+def round_over_view() -> dict[str, Any]:
+    game = Game.start(Rules.classic(point_limit=50), seats=3, seed=bytes(32))
+    while game.phase in (Phase.DRAW, Phase.PLAY):
+        action = reference_action(game.view_for(game.current))
+        assert action is not None
+        game.apply(action)
+    assert game.phase is Phase.ROUND_OVER
+    view: dict[str, Any] = game.view_for(0).to_json()
+    return view
+
+
+def show(page: Any, view: dict[str, Any], table_id: int) -> None:
+    table = {
+        "id": table_id, "host": "Sam", "status": "playing", "my_seat": 0, "version": 5,
+        "settings": {"preset": "classic", "point_limit": 50, "seats": 3, "turn_seconds": 30},
+        "seats": [{"seat": 0, "nickname": "Sam", "bot": None, "connected": True, "away": False},
+                  {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
+                  {"seat": 2, "nickname": None, "bot": "strong", "connected": True, "away": False}],
+        "view": view, "timer": None, "next_round": {"waiting_for": [0], "deadline": 0}, "chat": [],
+    }
+    page.evaluate("(t) => { window.__romme.tables.set(t.id, t); window.__romme.openTable(t.id); }", table)
+    page.wait_for_selector("#summary")
+
+
+def test_next_and_exit_between_rounds(server: str, new_context: Any) -> None:
+    page = new_context("summary")
+    login_guest(page, server, "Sam")
+    view = round_over_view()
+    result = view["results"][-1]
+
+    show(page, view, 9001)
+    rows = page.locator("#summary tbody tr")
+    assert rows.count() == 3
+    for seat in range(3):
+        assert str(result["totals"][seat]) in rows.nth(seat).inner_text()
+    assert page.locator("#summary-next").is_enabled()
+    assert page.locator("#summary-exit").count() == 0
+    shot(page, "summary-next")
+
+    # Seat 0 went over the limit: a red cross over the name, and "Exit".
+    out = copy.deepcopy(view)
+    out["active"][0] = False
+    out["results"][-1]["eliminated"] = [0]
+    out["results"][-1]["totals"][0] = 61
+    page.evaluate("window.__romme.openLobby()")
+    page.wait_for_selector("#new-game")
+    show(page, out, 9002)
+    assert page.locator("#summary tbody tr").first.locator(".red-cross").count() == 1
+    assert page.locator("#summary-next").count() == 0
+    page.set_viewport_size(PHONE)
+    shot(page, "summary-eliminated-phone")
+    page.click("#summary-exit")
+    page.wait_for_selector("#new-game")
