@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
 
 
-def measure(browser: Any, base: str, state: dict[str, Any], path: str) -> tuple[int, float, int]:
+def measure(browser: Any, base: str, state: Any, path: str) -> tuple[int, float, int]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, storage_state=state)
     page = ctx.new_page()
     cdp = ctx.new_cdp_session(page)

@@ -41,7 +41,7 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
             tally.add("sort_drag")
             order = hand_in_dom(page)
             # The order reaches the server and survives in its view.
-            wait_for(page, lambda: (view(page) or {}).get("hand") == order
+            wait_for(page, lambda order=order: (view(page) or {}).get("hand") == order
                      or (view(page) or {}).get("phase") not in ("draw", "play"), 10, "the arranged hand")
         else:
             page.wait_for_timeout(60)

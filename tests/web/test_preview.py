@@ -67,7 +67,7 @@ def test_preview_agrees_with_the_engine(server: str, new_context: Any) -> None:
             IMPORT + "cases.list.map(([m, c]) => [p.layOffEnds(m, c, cases.rules),"
             " p.exchangePositions(m, c)]) }",
             {"list": probes, "rules": rules_json})
-        for (meld_json, card), (ends, positions), meld in zip(probes, got, melds, strict=True):
+        for (_meld_json, card), (ends, positions), meld in zip(probes, got, melds, strict=True):
             c = Card.parse(card)
             assert ends == list(meld.lay_off_ends(c, rules)), f"{card} onto {meld}"
             assert positions == list(meld.exchange_positions(c)), f"{card} for a joker in {meld}"

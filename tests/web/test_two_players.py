@@ -58,7 +58,7 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     assert v is not None and v["current"] == v["seat"] == 0 and v["phase"] == "draw"
     host.click("#stock")
     wait_for(host, lambda: (view(host) or {}).get("phase") == "play", what="the draw")
-    hand_before = view(host)["hand"]
+    hand_before = (view(host) or {})["hand"]
     host.reload()
     host.wait_for_selector("#hand .hand-card")
     wait_for(host, lambda: (view(host) or {}).get("hand") == hand_before, what="the same hand after reload")
