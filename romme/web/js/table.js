@@ -62,6 +62,12 @@ export class TableScreen {
   }
 
   send(action) {
+    // One move at a time: a second click before the server answered is ignored.
+    if (action.type !== 'arrange') {
+      this.busy = true;
+      clearTimeout(this.busyTimer);
+      this.busyTimer = setTimeout(() => { this.busy = false; }, 3000);
+    }
     return this.app.send({ type: 'action', table: this.table.id, action });
   }
 
@@ -146,6 +152,7 @@ export class TableScreen {
   }
 
   setTable(table, events) {
+    if (events.length) this.busy = false;
     const prevRound = this.view?.round_no;
     this.table = table;
     this.app.tableId = table.id;
@@ -457,8 +464,11 @@ export class TableScreen {
     this.els.knock.textContent = t('table.knock');
     const lay = canLay(this.segments || [], v);
     this.els.lay.disabled = !lay;
-    this.els.lay.textContent = t('table.lay_cards');
     const value = (this.segments || []).reduce((s, g) => s + g.value, 0);
+    this.els.lay.replaceChildren(t('table.lay_cards'));
+    if (this.segments?.length && v.seat !== null && !v.opened[v.seat]) {
+      this.els.lay.append(h('span.lay-value', { class: value >= v.rules.opening_points ? 'enough' : '' }, `${value}/${v.rules.opening_points}`));
+    }
     if (play && !lay && !v.opened[v.seat] && this.segments?.length) {
       this.els.lay.title = t('table.opening_needed', { need: v.rules.opening_points, have: value });
     } else {
@@ -470,7 +480,10 @@ export class TableScreen {
     this.els.sortRank.disabled = !inRound || v.seat === null;
     const status = this.els.status;
     clear(status);
-    if (v.seat === null) status.append(t('table.watching'));
+    const meInfo = v.seat !== null ? this.table.seats?.[v.seat] : null;
+    if (meInfo?.away) {
+      status.append(t('table.away_me'), ' ', h('button.small', { id: 'back', onclick: () => this.app.send({ type: 'back', table: this.table.id }) }, t('table.back')));
+    } else if (v.seat === null) status.append(t('table.watching'));
     else if (!v.active[v.seat]) status.append(t('table.you_are_out'));
     else if (my) {
       status.append(h('span.exclaim', { 'aria-hidden': 'true' }, '!'),
@@ -638,7 +651,7 @@ export class TableScreen {
       this.dropOn(this.picked.code, this.els.discard);
       return;
     }
-    if (!this.myTurn || v.phase !== 'draw') return;
+    if (!this.myTurn || v.phase !== 'draw' || this.busy) return;
     if (source === 'discard' && !v.discard_top) return;
     this.clearHint();
     this.send({ type: 'draw', source });
@@ -647,7 +660,7 @@ export class TableScreen {
   tapCard(index, how) {
     const v = this.view;
     const code = this.hand[index];
-    if (!v || code === undefined) return;
+    if (!v || code === undefined || this.busy) return;
     if (!this.myTurn) { this.nudge(index, t('table.not_your_turn')); return; }
     if (v.phase === 'draw') { this.nudge(index, t('table.draw_first')); return; }
     if (isJoker(code)) { this.nudge(index, t(how === 'keyboard' ? 'table.joker_keyboard' : 'table.joker_drag')); return; }
@@ -763,6 +776,7 @@ export class TableScreen {
   }
 
   onError() {
+    this.busy = false;
     // The server refused: show the table as it is (the toast says why).
     if (this.table?.view) this.render([]);
   }
@@ -914,6 +928,27 @@ export class TableScreen {
 
   // ------------------------------------------------------------ animation
 
+  /** A card flying from a pile to the opponent who drew it (face down from the stock). */
+  flyToOpponents(events) {
+    for (const e of events) {
+      if (e.type !== 'drew' || e.seat === this.view?.seat) continue;
+      const pile = e.source === 'discard' ? this.els.discard : this.els.stock;
+      const seat = this.root.querySelector(`#seat-${e.seat} .mini-fan`) || this.root.querySelector(`#seat-${e.seat}`);
+      if (!seat) continue;
+      const from = pile.getBoundingClientRect();
+      const to = seat.getBoundingClientRect();
+      const fly = h('span.card.flying', { html: cardSVG(e.source === 'discard' ? e.card : null), 'aria-hidden': 'true' });
+      Object.assign(fly.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px` });
+      document.body.append(fly);
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      fly.animate([
+        { translate: '0 0', scale: '1', opacity: 1 },
+        { translate: `${dx}px ${dy}px`, scale: '0.55', opacity: 0.3 },
+      ], { duration: 420, easing: 'cubic-bezier(.3,.6,.3,1)' }).onfinish = () => fly.remove();
+    }
+  }
+
   captureRects() {
     const map = new Map();
     for (const el of this.root.querySelectorAll('[data-key]')) {
@@ -924,6 +959,7 @@ export class TableScreen {
 
   animate(before, events) {
     if (!before.size || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    this.flyToOpponents(events);
     const after = [...this.root.querySelectorAll('[data-key]')];
     const keys = new Set(after.map((el) => el.dataset.key));
     const vanished = [];

@@ -1,0 +1,95 @@
+"""Drop targets from a crafted view: dragging a natural card onto the joker it
+replaces sends the joker exchange, dragging onto a blue arrow sends the lay-off
+at that end, and a joker tapped is not discarded. The page's outgoing messages
+are recorded instead of reaching a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from romme.engine.game import Game
+from romme.engine.rules import Rules
+from tests.web.conftest import shot
+from tests.web.ui import drag_to_point, login_guest
+
+
+def crafted_view() -> dict[str, Any]:
+    view: dict[str, Any] = Game.start(Rules.classic(), seats=2, seed=bytes(32)).view_for(0).to_json()
+    view.update({
+        "phase": "play", "current": 0, "opened": [True, True],
+        "hand": ["8H", "XX", "TD", "KS", "4C"], "hand_counts": [5, 9],
+        "melds": [{"kind": "sequence", "cards": ["7H", "XX", "9H"], "start": 7},
+                  {"kind": "sequence", "cards": ["JD", "QD", "KD"], "start": 11},
+                  {"kind": "group", "cards": ["KC", "KH", "KD"], "start": 13}],
+        "meld_owners": [1, 0, 1],
+    })
+    return view
+
+
+def open_crafted(page: Any, view: dict[str, Any]) -> None:
+    table = {
+        "id": 9100, "host": "Tess", "status": "playing", "my_seat": 0, "version": 9,
+        "settings": {"preset": "classic", "point_limit": 100, "seats": 2, "turn_seconds": 30},
+        "seats": [{"seat": 0, "nickname": "Tess", "bot": None, "connected": True, "away": False},
+                  {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False}],
+        "view": view, "timer": None, "next_round": None, "chat": [],
+    }
+    page.evaluate("""(t) => { const a = window.__romme; a.sent = [];
+        a.send = (m) => { a.sent.push(m); return 'x'; };
+        a.tables.set(t.id, t); a.openTable(t.id); }""", table)
+    page.wait_for_selector("#hand .hand-card")
+
+
+def sent(page: Any) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = page.evaluate("window.__romme.sent")
+    return result
+
+
+def reset(page: Any) -> None:
+    page.evaluate("window.__romme.sent = []; window.__rommeTable.busy = false")
+
+
+def test_drop_targets(server: str, new_context: Any) -> None:
+    page = new_context("targets")
+    login_guest(page, server, "Tess")
+    open_crafted(page, crafted_view())
+
+    # 8H replaces the joker of 7H XX 9H.
+    drag_to_point(page, "#hand-0", '#meld-0 [data-pos="1"]')
+    assert [m["action"] for m in sent(page)] == [
+        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}]
+    reset(page)
+
+    # TD fits below JD QD KD: the low arrow shows; the high one does not (K is last but A
+    # could follow: the ace of diamonds, not the ten).
+    page.mouse.move(*_centre(page, "#hand-2"))
+    page.mouse.down()
+    page.mouse.move(400, 300, steps=4)
+    assert page.locator("#meld-1 .meld-arrow.low").is_visible()
+    assert not page.locator("#meld-1 .meld-arrow.high").is_visible()
+    assert not page.locator("#meld-0 .meld-arrow.low").is_visible()
+    shot(page, "drag-arrows")
+    box = page.locator("#meld-1 .meld-arrow.low").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+    page.mouse.up()
+    assert [m["action"] for m in sent(page)] == [
+        {"type": "lay_off", "card": "TD", "meld": 1, "end": "low"}]
+    reset(page)
+
+    # KS goes into the group of kings (one arrow, no end).
+    drag_to_point(page, "#hand-3", "#meld-2 .meld-arrow.high")
+    assert [m["action"] for m in sent(page)] == [
+        {"type": "lay_off", "card": "KS", "meld": 2, "end": None}]
+    reset(page)
+
+    # A joker is not discarded by a tap; a natural card is.
+    page.click("#hand-1")
+    assert sent(page) == []
+    page.click("#hand-4")
+    assert [m["action"] for m in sent(page)] == [{"type": "discard", "card": "4C"}]
+
+
+def _centre(page: Any, selector: str) -> tuple[float, float]:
+    from tests.web.ui import point
+    return point(page, selector)
