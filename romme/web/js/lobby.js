@@ -77,7 +77,7 @@ export class LobbyScreen {
 
     this.meEl = h('span.me');
     const header = h('header.topbar',
-      h('div.brand', h('span.brand-cards', { 'aria-hidden': 'true' }, '🂡'), h('span', { 'data-i18n': 'app.name' })),
+      h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
       h('div.topbar-right', this.meEl, languagePicker(),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 

@@ -2,6 +2,7 @@
 // lobby and the table screens. State lives here; screens render from it.
 
 import { api } from './api.js';
+import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
 import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
@@ -102,7 +103,8 @@ function showEntry(error) {
       }
     },
   },
-  h('div.brand-big', h('span.brand-cards', { 'aria-hidden': 'true' }, '🂡'), h('span', { 'data-i18n': 'app.name' })),
+  h('div.entry-fan', { 'aria-hidden': 'true' }, ['QH', 'KS', 'XX', 'AD', 'JC'].map((c, i) => h('span.card', { html: cardSVG(c), style: `--i:${i - 2}` }))),
+  h('div.brand-big', h('span', { 'data-i18n': 'app.name' })),
   h('p.tagline', { 'data-i18n': 'entry.tagline' }),
   h('div.tabs', { role: 'tablist' }, Object.values(modeButtons)),
   h('label.field', h('span', { 'data-i18n': 'entry.nickname' }), nick),
