@@ -16,6 +16,11 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     login_guest(host, server, "Hedda")
     login_guest(guest, server, "Gustav")
 
+    # The lobby chat reaches everyone online.
+    host.fill("#lobby-chat-input", "Wer spielt mit?")
+    host.press("#lobby-chat-input", "Enter")
+    guest.wait_for_selector("#lobby-chat-log li:has-text('Wer spielt mit?')")
+
     # The host opens an invite-only table for two people.
     host.click("#new-game")
     host.select_option("#ng-opponents", "1")

@@ -176,11 +176,22 @@ export class TableScreen {
     const table = this.table;
     const view = this.view;
     this.syncHand();
+    // A new deal comes sorted by suit, as players expect; they may rearrange it.
+    const dealt = view && view.seat !== null && events.some((e) => e.type === 'hand_dealt' && e.seat === view.seat);
+    if (dealt && this.hand.length) {
+      this.hand = sortBySuit(this.hand);
+      this.pendingOrder = [...this.hand];
+      this.send({ type: 'arrange', cards: this.hand });
+    }
     this.renderSide();
     const waiting = !view || view.phase === 'not_started';
     this.els.waiting.hidden = !waiting;
     this.els.center.hidden = waiting;
-    this.els.me.hidden = waiting || view.seat === null;
+    this.els.me.hidden = waiting;
+    const watching = !waiting && view.seat === null;
+    this.els.handActions.hidden = watching;
+    this.els.hand.hidden = watching;
+    this.els.meName.hidden = watching;
     this.els.piles.hidden = waiting;
     if (waiting) {
       this.renderWaiting();
@@ -195,7 +206,9 @@ export class TableScreen {
     this.renderControls();
     this.renderSummary();
     this.animate(before, events);
+    this.markFresh(events);
     if (!performance.getEntriesByName('romme-table').length) performance.mark('romme-table');
+
     if (events.some((e) => e.type === 'turn_started' && e.seat === view.seat)) this.flashTurn();
     document.title = `${this.myTurn ? '❗ ' : ''}${t('app.name')} · ${t('table.title', { id: table.id })}`;
   }
@@ -504,6 +517,21 @@ export class TableScreen {
         h('span.points', t('table.points_n', { n: v.totals[seat] })),
         v.opened[seat] ? h('span.badge.opened', t('table.opened')) : null,
         h('div.turn-bar', { dataset: { seat } })].filter(Boolean));
+    }
+  }
+
+  /** The card just drawn glows for a moment, so the eye finds it in the fan. */
+  markFresh(events) {
+    const drawn = events.filter((e) => (e.type === 'drew' && e.seat === this.view.seat && e.card)
+      || (e.type === 'knocked' && e.seat === this.view.seat));
+    if (!drawn.length) return;
+    const codes = drawn.flatMap((e) => (e.type === 'drew' ? [e.card] : [e.card, ...(e.drawn || [])]));
+    const cards = [...this.els.hand.children];
+    for (const code of codes) {
+      const el = [...cards].reverse().find((c) => c.dataset.card === code && !c.classList.contains('fresh'));
+      if (!el) continue;
+      el.classList.add('fresh');
+      setTimeout(() => el.classList.remove('fresh'), 1800);
     }
   }
 
