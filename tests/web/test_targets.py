@@ -93,3 +93,28 @@ def test_drop_targets(server: str, new_context: Any) -> None:
 def _centre(page: Any, selector: str) -> tuple[float, float]:
     from tests.web.ui import point
     return point(page, selector)
+
+
+def test_lay_cards_follows_the_opening_rule(server: str, new_context: Any) -> None:
+    page = new_context("lay")
+    login_guest(page, server, "Luis")
+    view = crafted_view()
+    view.update({"opened": [False, True], "hand": ["7C", "7D", "7H", "2S", "9C", "KD"],
+                 "hand_counts": [6, 9]})
+    open_crafted(page, view)
+    # Three sevens are a meld (blue line) but only 21 points: "Lay cards" stays grey.
+    assert page.locator("#hand .hand-card.in-meld").count() == 3
+    assert page.locator("#lay-cards").is_disabled()
+    assert "21/30" in page.inner_text("#lay-cards")
+
+    view["hand"] = ["7C", "7D", "7H", "QH", "KH", "AH", "2S"]
+    view["hand_counts"] = [7, 9]
+    page.evaluate("window.__romme.openLobby()")
+    page.wait_for_selector("#new-game")
+    open_crafted(page, view)
+    assert page.locator("#hand .hand-card.in-meld").count() == 6
+    assert page.locator("#lay-cards").is_enabled()
+    shot(page, "lay-cards")
+    page.click("#lay-cards")
+    assert [m["action"] for m in sent(page)] == [
+        {"type": "lay", "melds": [["7C", "7D", "7H"], ["QH", "KH", "AH"]]}]

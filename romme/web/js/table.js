@@ -447,6 +447,7 @@ export class TableScreen {
       order.forEach((cardIndex, slot) => { slots[cardIndex] = slot; });
     }
     this.fan = { left0, step, cw, n, rect: box.getBoundingClientRect() };
+    box.style.setProperty('--step', `${step}px`);
     cards.forEach((el, i) => {
       const slot = slots[i];
       const off = slot - mid;
