@@ -108,3 +108,22 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
     assert tally["sort_drag"] >= 1, tally.counts
     assert tally["lay"] >= 1, tally.counts
     assert tally["lay_off"] >= 1, tally.counts
+
+
+@pytest.mark.timeout(300)
+def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
+    page = new_context("bruno")
+    login_guest(page, server, "Bruno")
+    page.click("#new-game")
+    page.select_option("#ng-seat-1", "beginner")
+    page.check("#new-game-form input[name=limit][value='100']")
+    page.select_option("#ng-turn", "60")
+    page.click("#ng-create")
+    page.wait_for_selector("#hand .hand-card")
+    tally = Tally()
+    final = play_round(page, tally, {"table": True, "summary": True}, limit=150)
+    assert final["phase"] == "round_over", "nobody reaches 100 in one round"
+    page.click("#summary-next")
+    wait_for(page, lambda: (view(page) or {}).get("round_no") == 2, 40, "the second round")
+    page.wait_for_selector("#summary", state="hidden")
+    page.wait_for_function("document.querySelectorAll('#hand .hand-card').length >= 13")

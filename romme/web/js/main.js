@@ -211,6 +211,7 @@ function handle(msg) {
       table.view = msg.view;
       table.timer = msg.timer ?? null;
       if (msg.next_round !== undefined) table.next_round = msg.next_round;
+      else if (msg.view?.phase !== 'round_over') table.next_round = null;
       if (msg.view && ['playing', 'waiting'].includes(table.status) && msg.view.phase !== 'not_started') {
         table.status = msg.view.phase === 'game_over' ? 'finished' : 'playing';
       }
