@@ -118,3 +118,20 @@ def test_lay_cards_follows_the_opening_rule(server: str, new_context: Any) -> No
     page.click("#lay-cards")
     assert [m["action"] for m in sent(page)] == [
         {"type": "lay", "melds": [["7C", "7D", "7H"], ["QH", "KH", "AH"]]}]
+
+
+def test_knock_takes_the_place_of_lay_cards(server: str, new_context: Any) -> None:
+    page = new_context("knock")
+    login_guest(page, server, "Klaus")
+    view = crafted_view()
+    view.update({"phase": "draw", "current": 1, "knock_seats": [0]})
+    open_crafted(page, view)
+    page.evaluate("""() => { const a = window.__romme; const t = a.tables.get(a.tableId);
+        t.timer = {seat: 1, deadline: a.now() + 30000, seconds: 30,
+                   knock: {seats: [0], deadline: a.now() + 20000}};
+        window.__rommeTable.setTable(t, []); }""")
+    page.wait_for_selector("#knock:visible")
+    assert page.locator("#lay-cards").is_hidden()
+    shot(page, "knock")
+    page.click("#knock")
+    assert [m["action"] for m in sent(page)] == [{"type": "knock"}]

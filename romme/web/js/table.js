@@ -279,8 +279,8 @@ export class TableScreen {
     const knock = timer.knock;
     if (knock && knock.seats?.includes(view.seat) && knock.deadline > this.app.now()) {
       this.els.knock.style.setProperty('--p', String(Math.max(0, (knock.deadline - this.app.now()) / (view.rules.knock_window_seconds * 1000))));
-    } else if (!this.els.knock.hidden && knock === null) {
-      this.renderControls();
+    } else if (!this.els.knock.hidden) {
+      this.renderControls(); // the knock window has closed
     }
   }
 
