@@ -135,3 +135,29 @@ def test_knock_takes_the_place_of_lay_cards(server: str, new_context: Any) -> No
     shot(page, "knock")
     page.click("#knock")
     assert [m["action"] for m in sent(page)] == [{"type": "knock"}]
+
+
+def test_touch_drag_on_a_phone(server: str, new_context: Any) -> None:
+    page = new_context("touch", viewport={"width": 360, "height": 740}, has_touch=True,
+                       is_mobile=True)
+    login_guest(page, server, "Tina")
+    open_crafted(page, crafted_view())
+    # A finger drags 8H onto the joker it replaces (pointer events of type touch).
+    page.evaluate("""async () => {
+        const src = document.getElementById('hand-0').getBoundingClientRect();
+        const dst = document.querySelector('#meld-0 [data-pos="1"]');
+        const opts = (x, y) => ({bubbles: true, cancelable: true, pointerId: 7, pointerType: 'touch',
+                                 isPrimary: true, button: 0, buttons: 1, clientX: x, clientY: y});
+        const x0 = src.left + src.width * 0.3, y0 = src.top + src.height * 0.5;
+        const card = document.elementFromPoint(x0, y0);
+        card.dispatchEvent(new PointerEvent('pointerdown', opts(x0, y0)));
+        const pause = () => new Promise((r) => setTimeout(r, 16));
+        for (let i = 1; i <= 6; i++) { window.dispatchEvent(new PointerEvent('pointermove', opts(x0 + i * 2, y0 - i * 4))); await pause(); }
+        const r = dst.getBoundingClientRect();
+        const x1 = r.left + r.width * 0.2, y1 = r.top + r.height * 0.4;
+        window.dispatchEvent(new PointerEvent('pointermove', opts(x1, y1)));
+        await pause();
+        window.dispatchEvent(new PointerEvent('pointerup', opts(x1, y1)));
+    }""")
+    assert [m["action"] for m in sent(page)] == [
+        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}]

@@ -767,6 +767,10 @@ export class TableScreen {
     for (const { meld, index } of targets.jokers) {
       const card = this.els.melds.querySelector(`#meld-${meld} [data-pos="${index}"]`);
       if (!card) continue;
+      // The whole meld takes the card too (the joker alone is a narrow strip on a phone).
+      const box = this.els.melds.querySelector(`#meld-${meld}`);
+      box.dataset.drop = 'meld';
+      box.classList.add('target');
       card.dataset.drop = 'joker';
       card.classList.add('target');
       card.tabIndex = 0;
@@ -791,9 +795,16 @@ export class TableScreen {
       const end = data.end === 'group' ? null : data.end;
       this.send({ type: 'lay_off', card: code, meld, end });
     } else if (kind === 'meld') {
+      // Dropped on a meld's body: exchange a joker if the card replaces one,
+      // else lay it off (at the end that fits; the arrows choose explicitly).
       const meld = Number(data.meld);
-      const ends = layOffEnds(v.melds[meld], code, v.rules);
-      this.send({ type: 'lay_off', card: code, meld, end: ends[0] ?? null });
+      const jokers = v.opened[v.seat] ? exchangePositions(v.melds[meld], code) : [];
+      if (jokers.length) {
+        this.send({ type: 'exchange_joker', card: code, meld, index: jokers[0] });
+      } else {
+        const ends = layOffEnds(v.melds[meld], code, v.rules);
+        this.send({ type: 'lay_off', card: code, meld, end: ends[0] ?? null });
+      }
     } else if (kind === 'joker') {
       const meld = Number(data.meld);
       const index = Number(data.pos);
