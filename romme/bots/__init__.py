@@ -16,6 +16,8 @@ process. See ``docs/bots.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from romme.bots.base import Bot, Suggestion
 from romme.bots.beginner import BeginnerBot
 from romme.bots.casual import CasualBot
@@ -36,11 +38,12 @@ _CLASSES: dict[str, type[BeginnerBot | CasualBot | StrongBot | ExpertBot]] = {
 }
 
 
-def make_bot(level: str, seed: int = 0) -> Bot:
+def make_bot(level: str, seed: int = 0, **options: Any) -> Bot:
     """A computer opponent of this strength; its moves depend only on the views
-    it is shown and on ``seed``."""
+    it is shown and on ``seed``. ``options`` tune a level (the expert takes
+    ``playouts`` and ``time_cap``)."""
     try:
         cls = _CLASSES[level]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}") from None
-    return cls(seed)
+    return cls(seed, **options)

@@ -38,6 +38,7 @@ __all__ = [
     "decision_rng",
     "discardable",
     "is_acceptable",
+    "stalled",
 ]
 
 
@@ -83,6 +84,22 @@ def decision_rng(seed: int, level: str, view: SeatView) -> random.Random:
 def discardable(view: SeatView) -> list[Card]:
     """The cards this seat may discard now (distinct, ordered by code)."""
     return discardable_cards(view)
+
+
+def stalled(view: SeatView) -> bool:
+    """Whether the round has stopped moving: every draw of the last two rounds
+    of turns came from the discard pile, so the stock does not shrink (two
+    players passing the same cards back and forth). Then draw from the stock."""
+    active = max(2, sum(1 for a in view.active if a))
+    count = 0
+    for entry in reversed(view.history):
+        if entry.move == "draw_stock":
+            return False
+        if entry.move in ("draw_discard", "knock"):
+            count += 1
+            if count >= 2 * active:
+                return True
+    return False
 
 
 def is_acceptable(view: SeatView, action: Action) -> bool:
@@ -150,7 +167,10 @@ class BaseBot:
             return None
         rng = decision_rng(self.seed, self.level, view)
         if view.phase == "draw":
-            decision = self.draw(view, rng)
+            if stalled(view):
+                decision = Decision(Draw(seat, "stock"), "draw from the stock")
+            else:
+                decision = self.draw(view, rng)
         else:
             decision = self.play(view, rng)
         if decision is not None and is_acceptable(view, decision.action):

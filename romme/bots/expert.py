@@ -38,13 +38,24 @@ DEFAULT_TIME_CAP = 0.8
 CLOSE = 0.6
 """Discards whose strong value is within this of the best are searched."""
 MAX_CANDIDATES = 3
+CONFIDENCE = 1.0
+"""How many standard errors better a candidate must do to overrule the first."""
+
+
+def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    if n < 2:
+        return (0.0, float("inf"))
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return (mean, (variance / n) ** 0.5)
 
 
 class ExpertBot(StrongBot):
     level = "expert"
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
-                 time_cap: float = DEFAULT_TIME_CAP) -> None:
+                 time_cap: float | None = DEFAULT_TIME_CAP) -> None:
         super().__init__(seed)
         self.playouts = playouts
         self.time_cap = time_cap
@@ -53,32 +64,44 @@ class ExpertBot(StrongBot):
 
     def search(self, view: SeatView, ctx: Context, candidates: Sequence[Decision | None],
                rng: random.Random) -> int:
-        """The index of the candidate that did best in the playouts (``None``: do
-        nothing now, e.g. let a knock go). Ties go to the earlier candidate."""
+        """The index of the candidate to play. Candidate 0 is the strong
+        judgement's choice; another candidate replaces it only if it did better
+        in the playouts by a clear margin (``CONFIDENCE`` standard errors of the
+        per-deal differences), so that the noise of a few dozen playouts does not
+        overrule good judgement. ``None`` stands for doing nothing now (letting a
+        knock go)."""
         seat = view.seat
         assert seat is not None
         if len(candidates) < 2 or self.playouts <= 0:
             return 0
         worlds = max(2, self.playouts // len(candidates))
-        totals = [0.0] * len(candidates)
+        diffs: list[list[float]] = [[] for _ in candidates]
         start = time.perf_counter()
         for _ in range(worlds):
             base = sample_game(view, ctx.know, random.Random(rng.getrandbits(64)))
             if base is None:
                 return 0
-            for i, candidate in enumerate(candidates):
+            values: list[float] = []
+            for candidate in candidates:
                 game = base.clone()
                 if candidate is not None:
                     try:
                         game.apply(candidate.action)
                     except (IllegalAction, InvalidMeld):
-                        totals[i] -= 1e9
+                        values.append(-1e6)
                         continue
                 playout(game)
-                totals[i] += utility(game, seat, ctx.single_round)
-            if time.perf_counter() - start > self.time_cap:
+                values.append(utility(game, seat, ctx.single_round))
+            for i, value in enumerate(values):
+                diffs[i].append(value - values[0])
+            if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
                 break
-        return max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        best, best_mean = 0, 0.0
+        for i in range(1, len(candidates)):
+            mean, error = _mean_and_error(diffs[i])
+            if mean > best_mean and mean > CONFIDENCE * error:
+                best, best_mean = i, mean
+        return best
 
     # ------------------------------------------------------------------ knock
 
@@ -87,15 +110,16 @@ class ExpertBot(StrongBot):
         top = view.discard_top
         if seat is None or top is None:
             return None
+        strong = super().knock(view, rng)
+        if top.is_joker:
+            return strong
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
-        if top.is_joker:
-            return Decision(Knock(seat), f"knock: {top} is worth a free turn")
         if gain < TAKE_MARGIN - 0.5:
-            return None
+            return strong
         knock = Decision(Knock(seat), f"knock: {top} is worth a free turn")
-        best = self.search(view, ctx, [knock, None], rng)
-        return knock if best == 0 else None
+        candidates: list[Decision | None] = [strong, None] if strong is not None else [None, knock]
+        return candidates[self.search(view, ctx, candidates, rng)]
 
     # ------------------------------------------------------------------- draw
 

@@ -111,9 +111,9 @@ def _without(cards: list[Card], card: Card) -> list[Card]:
 def _draw(game: Game, seat: int) -> Draw:
     top = game.discard[-1] if game.discard else None
     if top is not None:
-        if top.is_joker:
-            return Draw(seat, "discard")
         hand = game.hands[seat]
+        if top.is_joker and any(not c.is_joker for c in hand):
+            return Draw(seat, "discard")
         with_top = [*hand, top]
         arr = arrangement(with_top, game.rules)
         if arr.left.count(top) < with_top.count(top):
@@ -169,18 +169,29 @@ def _any_discard(game: Game, seat: int) -> Card:
 
 
 def utility(game: Game, seat: int, single_round: bool) -> float:
-    """How good the finished round was for ``seat``: going out counts most; the
-    penalty difference to the others decides the rest."""
+    """How good the finished round was for ``seat``: going out counts most; how
+    close each seat came (loose cards left in its solved hand) and the penalty
+    difference decide the rest, so that near misses tell candidates apart."""
     if not game.results or game.phase in (Phase.DRAW, Phase.PLAY):
-        return 0.0
-    result = game.results[-1]
-    if result.winner is None:
-        return 0.0
-    own = result.penalties[seat]
-    others = [penalty for s, penalty in enumerate(result.penalties)
-              if s != seat and (game.active[s] or s in result.eliminated)]
-    mean_other = sum(others) / len(others) if others else 0.0
-    won = 1.0 if result.winner == seat else 0.0
+        hands = game.hands
+        winner = None
+        penalties = [0] * game.seats
+    else:
+        result = game.results[-1]
+        hands = [list(h) for h in result.hands]
+        winner = result.winner
+        penalties = list(result.penalties)
+    rules = game.rules
+    others = [s for s in range(game.seats) if s != seat and hands[s]]
+    own_loose = len(arrangement(hands[seat], rules).left) if hands[seat] else 0
+    other_loose = (sum(len(arrangement(hands[s], rules).left) for s in others) / len(others)
+                   if others else 0.0)
+    closeness = 0.08 * (other_loose - own_loose)
+    if winner is None:
+        return closeness
+    own = penalties[seat]
+    mean_other = sum(penalties[s] for s in others) / len(others) if others else 0.0
+    won = 1.0 if winner == seat else 0.0
     if single_round:
-        return won + (mean_other - own) / 1000.0
-    return 0.5 * won + (mean_other - own) / 60.0
+        return won + closeness + (mean_other - own) / 1000.0
+    return 0.5 * won + closeness + (mean_other - own) / 60.0

@@ -142,7 +142,7 @@ class StrongBot(BaseBot):
         top = view.discard_top
         if top is None:
             return Decision(Draw(seat, "stock"), "draw from the stock")
-        if top.is_joker:
+        if top.is_joker and any(not c.is_joker for c in view.hand):
             return Decision(Draw(seat, "discard"), "take the joker")
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)

@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from romme.bots import make_bot
 from romme.engine.actions import Action, Knock, NextRound
@@ -63,13 +64,20 @@ class MatchRecord:
     actions: int = 0
 
 
+Options = Mapping[str, Mapping[str, Any]]
+"""Per level, options for :func:`romme.bots.make_bot` (e.g. the expert's ``playouts``)."""
+
+
 def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
                bot_seeds: Sequence[int] | None = None,
-               on_action: Callable[[Game, Action], None] | None = None) -> MatchRecord:
+               on_action: Callable[[Game, Action], None] | None = None,
+               options: Options | None = None) -> MatchRecord:
     """Play one game with a bot of ``levels[seat]`` at each seat."""
     seats = len(levels)
     seeds = list(bot_seeds) if bot_seeds is not None else list(range(seats))
-    bots = [make_bot(level, s) for level, s in zip(levels, seeds, strict=True)]
+    options = options or {}
+    bots = [make_bot(level, s, **options.get(level, {}))
+            for level, s in zip(levels, seeds, strict=True)]
     game = Game.start(rules, seats, seed)
     record = MatchRecord(tuple(levels), [0.0] * seats, [[] for _ in range(seats)],
                          [[] for _ in range(seats)])
@@ -199,7 +207,8 @@ class TournamentResult:
 
 
 def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
-                deals: Sequence[int]) -> dict[str, LevelStats]:
+                deals: Sequence[int], options: Options | None = None
+                ) -> dict[str, LevelStats]:
     stats = {level: LevelStats(level) for level in levels}
     seats = len(levels)
     for deal in deals:
@@ -207,7 +216,7 @@ def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
         for rotation in range(seats):
             lineup = tuple(levels[(i + rotation) % seats] for i in range(seats))
             seeds = [bot_seed(seed, deal, rotation, seat) for seat in range(seats)]
-            record = play_match(rules, lineup, match_seed, seeds)
+            record = play_match(rules, lineup, match_seed, seeds, options=options)
             for seat, level in enumerate(lineup):
                 s = stats[level]
                 s.seat_games += 1
@@ -219,11 +228,11 @@ def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
 
 
 def run_tournament(rules: Rules, levels: Sequence[str], games: int, seed: int = 0,
-                   jobs: int = 1, progress: Callable[[int], None] | None = None
-                   ) -> TournamentResult:
+                   jobs: int = 1, progress: Callable[[int], None] | None = None,
+                   options: Options | None = None) -> TournamentResult:
     """Play at least ``games`` games (a whole number of deals, each played once
     per seat rotation) and gather each level's figures. ``jobs`` > 1 plays the
-    deals in that many worker processes."""
+    deals in that many worker processes; ``options`` tune levels."""
     lineup = tuple(levels)
     if not 2 <= len(lineup) <= 4:
         raise ValueError("a table has 2 to 4 seats")
@@ -235,14 +244,15 @@ def run_tournament(rules: Rules, levels: Sequence[str], games: int, seed: int = 
     done = 0
     if jobs <= 1:
         for batch in batches:
-            for level, part in _play_deals(rules, lineup, seed, batch).items():
+            for level, part in _play_deals(rules, lineup, seed, batch, options).items():
                 stats[level].merge(part)
             done += len(batch)
             if progress is not None:
                 progress(done * len(lineup))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_play_deals, rules, lineup, seed, batch) for batch in batches]
+            futures = [pool.submit(_play_deals, rules, lineup, seed, batch, options)
+                       for batch in batches]
             for future, batch in zip(futures, batches, strict=True):
                 for level, part in future.result().items():
                     stats[level].merge(part)

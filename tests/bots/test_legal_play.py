@@ -52,7 +52,10 @@ def test_expert_plays_legal_matches(preset: str) -> None:
     seats = 2 if preset == "classic-1" else 3
     rng = random.Random(preset)
     levels = ["expert"] + [rng.choice(LEVELS) for _ in range(seats - 1)]
-    record = play_match(rules, levels, rng.randbytes(32), [1, 2, 3][:seats])
+    # A smaller search budget than the default keeps the test quick; the moves
+    # searched are the same kinds.
+    options = {"expert": {"playouts": 24}}
+    record = play_match(rules, levels, rng.randbytes(32), [1, 2, 3][:seats], options=options)
     assert sum(record.wins) == pytest.approx(1.0)
 
 
@@ -62,5 +65,6 @@ def test_same_seed_same_match() -> None:
     runs: list[list[Action]] = [[], []]
     for applied in runs:
         play_match(rules, ["strong", "expert"], seed, [5, 6],
-                   on_action=lambda game, action, into=applied: into.append(action))
+                   on_action=lambda game, action, into=applied: into.append(action),
+                   options={"expert": {"playouts": 24, "time_cap": None}})
     assert runs[0] == runs[1]

@@ -1,0 +1,112 @@
+"""The bots' ladder and decision times.
+
+    python bench/bench_bots.py [--pairs expert-strong,strong-casual,casual-beginner]
+                               [--games 2000] [--four 0] [--jobs 1] [--seed 1]
+                               [--rules classic] [--limit 1] [--out FILE]
+
+For each pair ``upper-lower`` plays ``--games`` seat-rotated 2-seat games (classic,
+single rounds by default: ``--limit 1``) and prints the tournament table and one
+ladder line: the upper level's win rate with its 95% confidence interval against
+the target of 60%. ``--four N`` also plays N 4-seat games of expert and of strong
+against three casual players. Decision times (p50, p99) are measured per decision
+inside the worker that plays it, one core each: with ``--jobs 2`` run it on an
+otherwise idle machine with at least two cores. ``--out`` appends the figures as
+JSON lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from romme.bots import LEVELS
+from romme.bots.tournament import TournamentResult, run_tournament
+from romme.engine.rules import Rules
+
+TARGET = 0.60
+LADDER = "expert-strong,strong-casual,casual-beginner"
+
+
+def _record(result: TournamentResult, kind: str) -> dict[str, object]:
+    return {
+        "kind": kind,
+        "rules": result.rules.name,
+        "limit": result.rules.point_limit,
+        "levels": list(result.levels),
+        "games": result.games,
+        "seed": result.seed,
+        "seconds": round(result.seconds, 1),
+        "stats": {
+            level: {
+                "seat_games": s.seat_games,
+                "wins": s.wins,
+                "win_rate": round(s.win_rate, 4),
+                "ci95": [round(x, 4) for x in s.interval()],
+                "penalty_per_round": round(s.mean_penalty, 2),
+                "decisions": len(s.times),
+                "p50_ms": round(s.percentile_ms(0.5), 3),
+                "p99_ms": round(s.percentile_ms(0.99), 3),
+            }
+            for level, s in result.stats.items()
+        },
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", default=LADDER,
+                        help=f"comma-separated upper-lower pairs (default {LADDER})")
+    parser.add_argument("--games", type=int, default=200,
+                        help="games per pair (the ladder figures use 2000)")
+    parser.add_argument("--four", type=int, default=0,
+                        help="also play this many 4-seat games of expert and strong vs casual")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="classic", choices=("classic", "three-rounds"))
+    parser.add_argument("--limit", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None, help="append JSON lines here")
+    args = parser.parse_args(argv)
+
+    options = {"point_limit": args.limit} if args.rules == "classic" else {}
+    rules = Rules.preset(args.rules, **options)
+    records: list[dict[str, object]] = []
+    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    for pair in pairs:
+        upper, lower = pair.split("-")
+        if upper not in LEVELS or lower not in LEVELS:
+            parser.error(f"unknown level in {pair!r}")
+        result = run_tournament(rules, [upper, lower], args.games, seed=args.seed,
+                                jobs=args.jobs)
+        print(result.report())
+        s = result.stats[upper]
+        low, high = s.interval()
+        verdict = "meets" if s.win_rate >= TARGET else f"misses by {TARGET - s.win_rate:.1%}"
+        print(f"ladder: {upper} vs {lower}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] over "
+              f"{result.games} games; target {TARGET:.0%}: {verdict}\n", flush=True)
+        records.append(_record(result, "ladder"))
+    if args.four:
+        for level in ("expert", "strong"):
+            result = run_tournament(rules, [level, "casual", "casual", "casual"], args.four,
+                                    seed=args.seed, jobs=args.jobs)
+            print(result.report())
+            s = result.stats[level]
+            low, high = s.interval()
+            print(f"four seats: {level} vs 3 casual: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
+                  f"over {result.games} games (an equal player wins 25%)\n", flush=True)
+            records.append(_record(result, "four-seat"))
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with args.out.open("a") as out:
+            for record in records:
+                record["when"] = time.strftime("%Y-%m-%d %H:%M:%S")
+                out.write(json.dumps(record) + "\n")
+
+
+if __name__ == "__main__":
+    main()
