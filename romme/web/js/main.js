@@ -186,6 +186,9 @@ function handle(msg) {
     }
     case 'player_info':
       break; // answered through request()
+    case 'pong':
+      if (msg.server_time) app.serverOffset = msg.server_time - Date.now();
+      break;
     case 'table': {
       const table = msg.table;
       const known = app.tables.has(table.id);
@@ -302,6 +305,8 @@ function route() {
 }
 
 window.addEventListener('hashchange', route);
+window.addEventListener('online', () => app.conn?.retryNow());
+document.addEventListener('visibilitychange', () => { if (!document.hidden) app.conn?.retryNow(); });
 onLanguageChange(() => {
   if (app.screen === 'entry') translateDom(main());
   lobbyScreen?.update('language');

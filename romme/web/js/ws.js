@@ -36,9 +36,13 @@ export class Connection {
     this.socket = socket;
     socket.addEventListener('open', () => {
       this.retry = 0;
+      this.lastHeard = Date.now();
       this.setState('open');
+      this.heartbeat();
     });
     socket.addEventListener('message', (event) => {
+      if (this.socket !== socket) return;
+      this.lastHeard = Date.now();
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.id !== undefined && this.pending.has(msg.id)) {
@@ -59,16 +63,48 @@ export class Connection {
         return;
       }
       if (this.closedOnPurpose) { this.setState('closed'); return; }
-      this.retry += 1;
-      this.setState('reconnecting');
-      const delay = Math.min(5000, 300 * 2 ** Math.min(this.retry - 1, 4)) * (0.8 + Math.random() * 0.4);
-      this.timer = setTimeout(() => this.connect(), delay);
+      this.scheduleReconnect();
     });
     socket.addEventListener('error', () => { /* the close handler reconnects */ });
   }
 
+  /** Try again now (the page came back to the foreground, or the network is back). */
+  retryNow() {
+    if (this.state === 'reconnecting' && !this.socket) this.connect();
+  }
+
+  scheduleReconnect() {
+    this.retry += 1;
+    this.setState('reconnecting');
+    const delay = Math.min(5000, 300 * 2 ** Math.min(this.retry - 1, 4)) * (0.8 + Math.random() * 0.4);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Give up on a silent socket at once (its close handshake may never come). */
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    clearInterval(this.beat);
+    for (const { reject } of this.pending.values()) reject({ type: 'error', code: 'disconnected' });
+    this.pending.clear();
+    try { socket?.close(4000); } catch { /* already closing */ }
+    this.scheduleReconnect();
+  }
+
+  /** A ping every 15 s; a connection silent for 40 s is dead: drop it and reconnect. */
+  heartbeat() {
+    clearInterval(this.beat);
+    this.beat = setInterval(() => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) { clearInterval(this.beat); return; }
+      if (Date.now() - this.lastHeard > 40000) { this.drop(); return; }
+      this.send({ type: 'ping' });
+    }, 15000);
+  }
+
   close() {
     this.closedOnPurpose = true;
+    clearInterval(this.beat);
     clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000);
     this.socket = null;
