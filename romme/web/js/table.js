@@ -336,6 +336,9 @@ export class TableScreen {
     if (v && v.opened[seat]) badges.push(h('span.badge.opened', t('table.opened')));
     const label = [name, v ? t('table.points_n', { n: v.totals[seat] }) : '', v ? t('table.cards_n', { n: count }) : '',
       turn ? t('table.their_turn') : '', active ? '' : t('table.eliminated')].filter(Boolean).join(', ');
+    if (!info.nickname && !info.bot) {
+      return h('div.seat.opponent.free', { dataset: { seat }, id: `seat-${seat}` }, h('span.nick', t('lobby.free_seat')));
+    }
     return h('div.seat.opponent', {
       class: `${turn ? 'turn' : ''} ${active ? '' : 'out'}`,
       dataset: { seat, key: `seat:${seat}` }, id: `seat-${seat}`, 'aria-label': label, role: 'group',
