@@ -123,7 +123,8 @@ export class TableScreen {
       h('button.icon-btn.side-close', { onclick: () => this.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
       h('div.side-top', els.timerRing, els.limit),
       h('div.side-buttons', els.info, els.invite, els.leave),
-      h('div.side-lang', languagePicker()),
+      h('div.side-lang', languagePicker(),
+        h('button.small.ghost', { id: 'keys-help', onclick: () => this.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' })),
       els.rules,
       h('h2.chat-title', { 'data-i18n': 'table.chat' }), els.chatLog, els.chatForm);
     this.root.replaceChildren(h('div.table-screen', els.felt, els.side, h('div.side-scrim', { onclick: () => this.toggleSide(false) })));
