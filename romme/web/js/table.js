@@ -154,6 +154,7 @@ export class TableScreen {
 
   setTable(table, events) {
     if (events.length) this.busy = false;
+    this.noteMoves(events, table);
     const prevRound = this.view?.round_no;
     this.table = table;
     this.app.tableId = table.id;
@@ -508,7 +509,10 @@ export class TableScreen {
         v.phase === 'draw' ? t('table.status_draw') : t('table.status_play'));
       if (v.pending_jokers) status.append(' ', t('table.status_joker_pending'));
     } else if (knockable) status.append(t('table.status_knock'));
-    else if (inRound) status.append(t('table.status_wait', { name: this.seatName(v.current) }));
+    else if (inRound) {
+      status.append(t('table.status_wait', { name: this.seatName(v.current) }));
+      if (this.lastMove) status.append(h('span.last-move', this.lastMove));
+    }
     status.classList.toggle('mine', my);
     this.els.me.classList.toggle('my-turn', my);
     // Own label below the fan.
@@ -523,6 +527,24 @@ export class TableScreen {
         v.opened[seat] ? h('span.badge.opened', t('table.opened')) : null,
         h('div.turn-bar', { dataset: { seat } })].filter(Boolean));
     }
+  }
+
+  /** Remember the latest move of another player, told in the status line. */
+  noteMoves(events, table) {
+    const me = table.view?.seat ?? null;
+    for (const e of events) {
+      if (typeof e.seat !== 'number' || e.seat === me) continue;
+      const name = this.seatName(e.seat);
+      let text = null;
+      if (e.type === 'drew') text = e.source === 'discard' ? t('move.took', { name, card: cardShort(e.card) }) : t('move.drew', { name });
+      else if (e.type === 'discarded') text = t('move.discarded', { name, card: cardShort(e.card) });
+      else if (e.type === 'laid') text = t('move.laid', { name, n: e.melds.length });
+      else if (e.type === 'laid_off') text = t('move.laid_off', { name, card: cardShort(e.card) });
+      else if (e.type === 'joker_exchanged') text = t('move.exchanged', { name, card: cardShort(e.card) });
+      else if (e.type === 'knocked') text = t('move.knocked', { name });
+      if (text) this.lastMove = text;
+    }
+    if (events.some((e) => e.type === 'round_started')) this.lastMove = null;
   }
 
   /** The card just drawn glows for a moment, so the eye finds it in the fan. */
