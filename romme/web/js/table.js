@@ -6,6 +6,7 @@ import { cardName, cardShort, cardSVG, isJoker } from './cards.js';
 import { t, translateDom } from './i18n.js';
 import { renderChatLog, settingsChips, showPlayerInfo, BOT_LEVELS } from './lobby.js';
 import { HandDrag } from './dnd.js';
+import { play, setSound, soundOn } from './sound.js';
 import { canLay, handMelds, layOffEnds, exchangePositions, sortByRank, sortBySuit, targetsFor } from './preview.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 
@@ -124,7 +125,11 @@ export class TableScreen {
       h('div.side-top', els.timerRing, els.limit),
       h('div.side-buttons', els.info, els.invite, els.leave),
       h('div.side-lang', languagePicker(),
-        h('button.small.ghost', { id: 'keys-help', onclick: () => this.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' })),
+        h('button.small.ghost', { id: 'keys-help', onclick: () => this.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
+        h('button.small.ghost', {
+          id: 'sound', 'aria-pressed': String(soundOn()), 'data-i18n': 'table.sound',
+          onclick: (e) => { setSound(!soundOn()); e.currentTarget.setAttribute('aria-pressed', String(soundOn())); },
+        })),
       els.rules,
       h('h2.chat-title', { 'data-i18n': 'table.chat' }), els.chatLog, els.chatForm);
     this.root.replaceChildren(h('div.table-screen', els.felt, els.side, h('div.side-scrim', { onclick: () => this.toggleSide(false) })));
@@ -211,7 +216,10 @@ export class TableScreen {
     this.markFresh(events);
     if (!performance.getEntriesByName('romme-table').length) performance.mark('romme-table');
 
-    if (events.some((e) => e.type === 'turn_started' && e.seat === view.seat)) this.flashTurn();
+    if (events.some((e) => e.type === 'turn_started' && e.seat === view.seat)) { this.flashTurn(); play('turn'); }
+    if (events.some((e) => ['drew', 'discarded', 'laid', 'laid_off', 'joker_exchanged', 'knocked'].includes(e.type))) play('card');
+    const ended = events.find((e) => e.type === 'round_ended');
+    if (ended) play(ended.result.winner === view.seat ? 'win' : 'end');
     document.title = `${this.myTurn ? '❗ ' : ''}${t('app.name')} · ${t('table.title', { id: table.id })}`;
   }
 
