@@ -37,7 +37,12 @@ const toastRoot = () => document.getElementById('toasts');
 
 export function toast(text, kind = 'info', ms = 3500) {
   const el = h(`div.toast.${kind}`, { role: kind === 'error' ? 'alert' : 'status' }, text);
-  toastRoot().append(el);
+  const root = toastRoot();
+  // The same words twice in a row, or more than three at once, are noise.
+  const last = root.lastElementChild;
+  if (last && last.textContent === text) last.remove();
+  while (root.children.length >= 3) root.firstElementChild.remove();
+  root.append(el);
   requestAnimationFrame(() => el.classList.add('show'));
   setTimeout(() => { el.classList.remove('show'); setTimeout(() => el.remove(), 300); }, ms);
 }
