@@ -80,6 +80,10 @@ def _ms(value: Any) -> int | None:
     return int(timestamp() * 1000) if timestamp is not None else None
 
 
+_LOBBY_SLOT = "\x00lobby"
+"""Queued in place of a lobby update: the writer sends the newest one then."""
+
+
 class Connection:
     """One client's WebSocket: its player, its tables and its outgoing queue."""
 
@@ -95,6 +99,8 @@ class Connection:
         self.nickname = player.nickname
         self.tables: set[int] = set()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.lobby_slot: str | None = None
+        """The newest lobby update not yet sent (a slow client gets only the latest)."""
         self.closed = False
         self.close_code = 1000
         self.refused: list[float] = []
@@ -114,6 +120,15 @@ class Connection:
     def send_json(self, data: dict[str, Any]) -> None:
         self.send(dumps(data))
 
+    def send_lobby(self, text: str) -> None:
+        """Queue a lobby update; one that is still waiting is replaced, not repeated."""
+        if self.closed:
+            return
+        waiting = self.lobby_slot is not None
+        self.lobby_slot = text
+        if not waiting:
+            self.queue.put_nowait(_LOBBY_SLOT)
+
     def error(self, exc: ProtocolError | EngineError | StoreError, msg_id: Any = None) -> None:
         self.send_json(error_message(exc.code, exc.message, msg_id))
 
@@ -132,6 +147,10 @@ class Connection:
                 text = await self.queue.get()
                 if text is None:
                     break
+                if text is _LOBBY_SLOT:
+                    text, self.lobby_slot = self.lobby_slot, None
+                    if text is None:
+                        continue
                 await websocket.send_text(text)
         except Exception:
             self.closed = True
@@ -168,7 +187,7 @@ class Hub:
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         self._invitation_timers: dict[int, Any] = {}
-        self._player_cache: dict[int, str] = {}
+        self._players_cache: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -243,6 +262,8 @@ class Hub:
         self.connections.add(conn)
         first = conn.player_id not in self.by_player
         self.by_player.setdefault(conn.player_id, set()).add(conn)
+        if first:
+            self._players_cache = None
         conn.send_json({"type": "welcome", "protocol": PROTOCOL_VERSION,
                         "player": conn.player.to_json(), "server_time": self.clock.now_ms()})
         conn.send_json(await self._lobby_message(conn))
@@ -265,6 +286,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.by_player[conn.player_id]
+                self._players_cache = None
                 self.lobby_changed()
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
@@ -272,13 +294,15 @@ class Hub:
                 table.post(table.unsubscribe, conn)
 
     def online_players(self) -> list[dict[str, Any]]:
-        players = []
-        for conns in self.by_player.values():
-            for conn in conns:
-                players.append(conn.player.to_json())
-                break
-        players.sort(key=lambda p: str(p["nickname"]).casefold())
-        return players
+        if self._players_cache is None:
+            players = []
+            for conns in self.by_player.values():
+                for conn in conns:
+                    players.append(conn.player.to_json())
+                    break
+            players.sort(key=lambda p: str(p["nickname"]).casefold())
+            self._players_cache = players
+        return self._players_cache
 
     def tables_for(self, player_id: int) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values()
@@ -316,11 +340,11 @@ class Hub:
                 continue
             mine = [t for t in private if t.visible_to(conn.player_id)]
             if not mine:
-                conn.send(public_text)
+                conn.send_lobby(public_text)
             else:
-                conn.send_json({"type": "lobby_update",
-                                "tables": public + [t.summary() for t in mine],
-                                "players": players})
+                conn.send_lobby(dumps({"type": "lobby_update",
+                                       "tables": public + [t.summary() for t in mine],
+                                       "players": players}))
 
     def send_to_player(self, player_id: int, data: dict[str, Any]) -> None:
         text = dumps(data)

@@ -61,7 +61,6 @@ ERROR_CODES = {
     "no_such_table": "there is no such table",
     "no_such_player": "there is no such player",
     "not_seated": "you do not sit at this table",
-    "already_seated": "you already sit at this table",
     "table_full": "the table has no free seat",
     "not_host": "only the host may do that",
     "already_started": "the game has started",

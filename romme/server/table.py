@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import logging
 import random
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -55,6 +56,9 @@ __all__ = ["SeatState", "TableActor"]
 log = logging.getLogger("romme.server.table")
 
 WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+
+SLOW_COMMIT = 0.25
+"""Seconds after which a commit of the action log is logged as slow."""
 
 
 @dataclass(slots=True)
@@ -356,8 +360,7 @@ class TableActor:
         self._schedule_bots()
 
     async def unsubscribe(self, conn: Connection) -> None:
-        if self.subscribers.pop(conn, None) is not None or conn in self.subscribers:
-            pass
+        self.subscribers.pop(conn, None)
         conn.tables.discard(self.id)
         self._seat_update()
         self._check_ready()
@@ -527,6 +530,7 @@ class TableActor:
         record = action.to_json()
         if by is not None:
             record["by"] = by
+        started = time.perf_counter()
         try:
             await self.hub.store.append_actions(self.id, self.version + 1, [record])
         except Exception as exc:
@@ -534,6 +538,9 @@ class TableActor:
             self.game = Game.replay(self.rules, self.settings.seats, self.match_seed,
                                     Game.actions_from_json(self.actions))
             raise ProtocolError("server_busy") from exc
+        took = time.perf_counter() - started
+        if took > SLOW_COMMIT:
+            log.warning("slow_commit", extra={"table": self.id, "ms": round(took * 1000, 1)})
         self.actions.append(record)
         self._recent.append((self.version, events))
         self._set_timers(events)

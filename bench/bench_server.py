@@ -1,0 +1,366 @@
+"""Load on one server process: N tables x 4 scripted WebSocket clients on loopback.
+
+    python bench/bench_server.py [--tables 500] [--think 1.0] [--duration 30]
+                                 [--repeats 3] [--db URL] [--skip-echo]
+
+Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
+four-seat tables of guests, and lets every table play full rounds: the player to
+move waits ``--think`` seconds (jittered 0.5x..1.5x, like a person), then sends
+the reference player's move; everybody says "Next" after a round. For each move
+it measures the time from sending it to each of the four clients receiving the
+resulting update (move-to-broadcast latency). It reports moves per second,
+latency p50 / p99 / p99.9 and the server's memory (resident set of the server
+process; its bot worker separately), as the median and spread (min..max) over
+the repeats.
+
+Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
+WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
+the size of a real action, sent back to the four members of the table. The ratio
+of the two is the cost of the game server itself.
+
+Only loopback addresses are used; every loop is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import contextlib
+
+import httpx
+import psutil
+from websockets.asyncio.client import ClientConnection, connect
+
+from romme.engine.reference import reference_action
+from romme.engine.view import SeatView
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: str | None, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.db = db or f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "ROMME_SECRET": "bench"}
+        command = os.environ.get("ROMME_BENCH_SERVER", "-m romme").split()
+        self.proc = subprocess.Popen(
+            [sys.executable, *command, "serve", "--port", str(self.port), "--db", self.db,
+             "--bot-delay", "0", "--bench-echo", "--log-level", "warning"],
+            cwd=self.workdir, env=env, stdout=subprocess.DEVNULL,
+            stderr=open(self.workdir / "server.log", "ab"))  # noqa: SIM115
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=1).is_success:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def memory(self) -> tuple[float, float]:
+        """Resident memory in MiB: the server process, and its children (bot workers)."""
+        assert self.proc is not None
+        process = psutil.Process(self.proc.pid)
+        children = sum(c.memory_info().rss for c in process.children(recursive=True))
+        return process.memory_info().rss / 2**20, children / 2**20
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        times = psutil.Process(self.proc.pid).cpu_times()
+        return float(times.user + times.system)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+    measuring: bool = False
+    cpu: float = 0.0
+    """The server's CPU use while measured (1.0 = one core busy)."""
+
+
+class Seat:
+    """One scripted client at a real table; reads its socket from the moment it opens."""
+
+    def __init__(self, ws: ClientConnection, stats: Stats, think: float,
+                 sent: dict[tuple[int, int], float]) -> None:
+        self.ws = ws
+        self.table = -1
+        self.stats = stats
+        self.think = think
+        self.sent = sent
+        self.acted: set[Any] = set()
+        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.stop_at = time.perf_counter() + 3600
+        self.reader = asyncio.get_running_loop().create_task(self.run())
+
+    async def request(self, data: dict[str, Any], msg_id: str) -> dict[str, Any]:
+        future = self.replies[msg_id] = asyncio.get_running_loop().create_future()
+        await self.ws.send(json.dumps({**data, "id": msg_id}))
+        return await asyncio.wait_for(future, 60)
+
+    async def run(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                if now > self.stop_at:
+                    break
+                data = json.loads(text)
+                kind = data.get("type")
+                future = self.replies.pop(data.get("id"), None) if "id" in data else None
+                if future is not None and not future.done():
+                    future.set_result(data)
+                if kind == "update":
+                    started = self.sent.get((self.table, data["version"]))
+                    if started is not None and self.stats.measuring:
+                        self.stats.latencies.append(now - started)
+                    self.maybe_act(data["view"], data["version"])
+                elif kind == "table" and data["table"]["view"] is not None:
+                    self.maybe_act(data["table"]["view"], data["table"]["version"])
+                elif kind == "error":
+                    self.stats.errors += 1
+        except Exception:
+            pass
+
+    def maybe_act(self, view_json: dict[str, Any], version: int) -> None:
+        phase = view_json["phase"]
+        if phase == "round_over":
+            key = ("next", view_json["round_no"])
+            if key not in self.acted:
+                self.acted.add(key)
+                asyncio.get_running_loop().create_task(
+                    self.ws.send(json.dumps({"type": "next_round", "table": self.table})))
+            return
+        if phase not in ("draw", "play") or view_json["current"] != view_json["seat"]:
+            return
+        if ("act", version) in self.acted:
+            return
+        self.acted.add(("act", version))
+        asyncio.get_running_loop().create_task(self.act(view_json, version))
+
+    async def act(self, view_json: dict[str, Any], version: int) -> None:
+        await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+        action = reference_action(SeatView.from_json(view_json))
+        if action is None or time.perf_counter() > self.stop_at:
+            return
+        data = {k: v for k, v in action.to_json().items() if k != "seat"}
+        self.sent[(self.table, version + 1)] = time.perf_counter()
+        if self.stats.measuring:
+            self.stats.moves += 1
+        with contextlib.suppress(Exception):
+            await self.ws.send(json.dumps({"type": "action", "table": self.table,
+                                           "action": data}))
+
+
+async def guest(http: httpx.AsyncClient, name: str) -> str:
+    answer = await http.post("/api/guest", json={"nickname": name})
+    answer.raise_for_status()
+    return "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
+
+
+async def run_server_load(server: Server, tables: int, think: float, duration: float,
+                          tag: str) -> Stats:
+    port = server.port
+    stats = Stats()
+    sent: dict[tuple[int, int], float] = {}
+    base = f"http://127.0.0.1:{port}"
+    url = f"ws://127.0.0.1:{port}/ws"
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        cookies = await asyncio.gather(*(guest(http, f"b{tag}{t}s{s}")
+                                         for t in range(tables) for s in range(4)))
+    sockets: list[ClientConnection] = []
+    for start in range(0, len(cookies), 100):
+        sockets += await asyncio.gather(*(
+            connect(url, additional_headers={"Cookie": c}, max_size=2**22, ping_interval=None)
+            for c in cookies[start:start + 100]))
+    seats = [Seat(ws, stats, think, sent) for ws in sockets]
+    for t in range(tables):
+        group = seats[4 * t:4 * t + 4]
+        reply = await group[0].request({"type": "create_table", "settings": {
+            "seats": 4, "point_limit": 10_000, "turn_seconds": 120}}, f"c{t}")
+        table = reply["table"]["id"]
+        for seat in group:
+            seat.table = table
+        for seat in group[1:]:
+            await seat.request({"type": "join_table", "table": table}, f"j{t}")
+    for t in range(tables):
+        await seats[4 * t].ws.send(json.dumps({"type": "start_game", "table": seats[4 * t].table}))
+    await asyncio.sleep(min(5.0, think * 3))
+    stats.measuring = True
+    began = time.perf_counter()
+    cpu_start = server.cpu_seconds()
+    await asyncio.sleep(duration)
+    stats.measuring = False
+    elapsed = time.perf_counter() - began
+    stats.cpu = (server.cpu_seconds() - cpu_start) / elapsed
+    stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
+    for seat in seats:
+        seat.stop_at = 0
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    for seat in seats:
+        seat.reader.cancel()
+    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
+    return stats
+
+
+async def run_echo_load(port: int, tables: int, think: float, duration: float) -> Stats:
+    """The same clients on /bench/echo: one 'move' at a time per group of four."""
+    stats = Stats()
+    url = f"ws://127.0.0.1:{port}/bench/echo"
+    payload = json.dumps({"type": "action", "table": 1,
+                          "action": {"type": "discard", "card": "7H"}})
+    sockets: list[ClientConnection] = []
+    for start in range(0, tables * 4, 100):
+        sockets += await asyncio.gather(*(
+            connect(f"{url}?group={i // 4}", ping_interval=None)
+            for i in range(start, min(start + 100, tables * 4))))
+    sent: dict[tuple[int, int], float] = {}
+    stop_at = time.perf_counter() + duration + 10
+
+    async def reader(ws: ClientConnection, group: int) -> None:
+        async for text in ws:
+            now = time.perf_counter()
+            if now > stop_at:
+                break
+            seq = int(json.loads(text)["seq"])
+            started = sent.get((group, seq))
+            if started is not None and stats.measuring:
+                stats.latencies.append(now - started)
+
+    async def mover(group: int) -> None:
+        seq = 0
+        members = sockets[4 * group:4 * group + 4]
+        while time.perf_counter() < stop_at - 10:
+            await asyncio.sleep(think * random.uniform(0.5, 1.5))
+            seq += 1
+            sent[(group, seq)] = time.perf_counter()
+            if stats.measuring:
+                stats.moves += 1
+            await members[seq % 4].send(payload[:-1] + f',"seq":{seq}}}')
+
+    readers = [asyncio.create_task(reader(ws, i // 4)) for i, ws in enumerate(sockets)]
+    movers = [asyncio.create_task(mover(g)) for g in range(tables)]
+    await asyncio.sleep(min(5.0, think * 3))
+    stats.measuring = True
+    began = time.perf_counter()
+    await asyncio.sleep(duration)
+    stats.measuring = False
+    stats.moves = int(stats.moves / (time.perf_counter() - began) * 1000)
+    for task in movers:
+        task.cancel()
+    for ws in sockets:
+        await ws.close()
+    for task in readers:
+        task.cancel()
+    await asyncio.gather(*movers, *readers, return_exceptions=True)
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
+    med = statistics.median(values)
+    return f"{med:.{digits}f}{unit} ({min(values):.{digits}f}..{max(values):.{digits}f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a player waits before each move (jittered)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
+    parser.add_argument("--skip-echo", action="store_true")
+    args = parser.parse_args()
+
+    rows: dict[str, list[tuple[float, float, float, float]]] = {"server": [], "echo": []}
+    memory: list[tuple[float, float]] = []
+    cpu: list[float] = []
+    errors = 0
+    for repeat in range(args.repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            server = Server(args.db, Path(tmp))
+            server.start()
+            try:
+                stats = asyncio.run(run_server_load(server, args.tables, args.think,
+                                                    args.duration, f"{repeat}x{os.getpid()}"))
+                cpu.append(stats.cpu * 100)
+                memory.append(server.memory())
+                errors += stats.errors
+                lat = stats.latencies
+                rows["server"].append((stats.moves / 1000, percentile(lat, 0.5) * 1000,
+                                       percentile(lat, 0.99) * 1000,
+                                       percentile(lat, 0.999) * 1000))
+                if not args.skip_echo:
+                    echo = asyncio.run(run_echo_load(server.port, args.tables, args.think,
+                                                     args.duration))
+                    lat = echo.latencies
+                    rows["echo"].append((echo.moves / 1000, percentile(lat, 0.5) * 1000,
+                                         percentile(lat, 0.99) * 1000,
+                                         percentile(lat, 0.999) * 1000))
+            finally:
+                server.stop()
+        print(f"repeat {repeat + 1}: server {rows['server'][-1]}"
+              + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""), flush=True)
+
+    print(f"\n{args.tables} tables x 4 clients, think {args.think} s, "
+          f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)")
+    for name in ("server", "echo"):
+        if not rows[name]:
+            continue
+        cols = list(zip(*rows[name], strict=True))
+        print(f"{name:>6}: {spread(list(cols[0]), ' moves/s')}  "
+              f"p50 {spread(list(cols[1]), ' ms', 2)}  p99 {spread(list(cols[2]), ' ms', 2)}  "
+              f"p99.9 {spread(list(cols[3]), ' ms', 2)}")
+    print(f"server memory: {spread([m[0] for m in memory], ' MiB')} "
+          f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
+          f"server CPU while measured: {spread(cpu, ' % of a core')}; errors: {errors}")
+    if rows["echo"]:
+        s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]
+        e = [statistics.median(c) for c in zip(*rows["echo"], strict=True)]
+        print(f" ratio: p50 x{s[1] / e[1]:.1f}, p99 x{s[2] / e[2]:.1f}, "
+              f"p99.9 x{s[3] / e[3]:.1f} (server / echo)")
+
+
+if __name__ == "__main__":
+    main()
