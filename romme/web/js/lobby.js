@@ -261,7 +261,7 @@ export class LobbyScreen {
     const oppField = h('fieldset', h('legend', t('newgame.opponents')),
       h('label.field.inline', h('span', t('newgame.count')), opponents), seatList,
       h('p.field-help', t('newgame.levels_help')));
-    const customLimit = h('input', { type: 'number', name: 'custom_limit', id: 'ng-custom-limit', min: 1, max: 10000, value: 200, 'aria-label': t('newgame.custom_limit') });
+    const customLimit = h('input', { type: 'number', name: 'custom_limit', id: 'ng-custom-limit', min: 1, max: 100000, value: 200, 'aria-label': t('newgame.custom_limit') });
     const limitField = h('fieldset', { id: 'ng-limit' }, h('legend', t('newgame.point_limit')),
       radio('limit', '1', t('newgame.limit_1'), true), radio('limit', '50', '50', false), radio('limit', '100', '100', false),
       h('label.radio', h('input', { type: 'radio', name: 'limit', value: 'custom' }), h('span', t('newgame.custom')), customLimit));
