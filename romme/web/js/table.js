@@ -625,6 +625,8 @@ export class TableScreen {
     const me = v.seat;
     const nextRound = this.table.next_round;
     const rows = [];
+    // Three rounds: a score is minus the penalties, and the highest wins.
+    const rounds = v.rules.scoring === 'rounds';
     for (let s = 0; s < v.seats; s += 1) {
       const out = result.eliminated.includes(s) || !v.active[s];
       rows.push(h('tr', { class: `${s === me ? 'me' : ''} ${out ? 'out' : ''} ${result.winner === s ? 'winner' : ''}` },
@@ -632,7 +634,7 @@ export class TableScreen {
           this.seatName(s), result.winner === s ? h('span.badge.win', t('summary.went_out')) : null)),
         h('td', h('div.summary-cards', (result.hands[s] || []).map((c) => h('span.card.face.mini', { html: cardSVG(c), role: 'img', 'aria-label': cardName(c, t) })))),
         h('td.num', { class: 'penalty' }, result.penalties[s] ? `−${result.penalties[s]}` : '0'),
-        h('td.num.total', String(result.totals[s]))));
+        h('td.num.total', rounds && result.totals[s] ? `−${result.totals[s]}` : String(result.totals[s]))));
     }
     const gameOver = v.phase === 'game_over';
     const buttons = [];
@@ -660,7 +662,7 @@ export class TableScreen {
       h('h2', { id: 'summary-title' }, title),
       h('p.summary-sub', sub),
       h('table.summary-table',
-        h('thead', h('tr', h('th', t('summary.player')), h('th', t('summary.cards_left')), h('th.num', t('summary.penalty')), h('th.num', t('summary.total')))),
+        h('thead', h('tr', h('th', t('summary.player')), h('th', t('summary.cards_left')), h('th.num', t('summary.penalty')), h('th.num', t(rounds ? 'summary.score' : 'summary.total')))),
         h('tbody', rows)),
       ratingRow,
       h('details.fair', h('summary', t('summary.fair_play')),
