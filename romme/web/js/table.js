@@ -606,6 +606,7 @@ export class TableScreen {
       h('p.muted', filled ? (isHost ? t('table.ready_to_start') : t('table.waiting_for_host')) : t('table.waiting_for_players')),
       h('div.waiting-buttons',
         isHost ? h('button.primary.big', { id: 'start-game', disabled: !filled, onclick: () => this.app.send({ type: 'start_game', table: table.id }) }, t('table.start')) : null,
+        isHost && !filled ? h('button', { id: 'start-fill', onclick: () => this.app.send({ type: 'start_game', table: table.id, fill: 'casual' }) }, t('table.start_fill')) : null,
         table.my_seat !== null ? h('button', { onclick: () => this.inviteDialog() }, t('table.invite')) : null,
         h('button.ghost', { onclick: () => this.leave() }, t('table.leave'))));
   }
