@@ -341,7 +341,8 @@ export class TableScreen {
     for (let i = 0; i < Math.min(count, 14); i += 1) backs.append(h('span.card.back', { html: cardSVG(null), style: `--i:${i};--n:${Math.min(count, 14)}` }));
     const badges = [];
     if (info.bot) badges.push(h('span.badge.bot', t(`bot.${info.bot}`)));
-    if (info.away) badges.push(h('span.badge.away', t('table.away')));
+    if (info.left) badges.push(h('span.badge.away', t('table.left')));
+    else if (info.away) badges.push(h('span.badge.away', t('table.away')));
     else if (info.nickname && info.connected === false) badges.push(h('span.badge.offline', t('table.offline')));
     if (v && v.opened[seat]) badges.push(h('span.badge.opened', t('table.opened')));
     const label = [name, v ? t('table.points_n', { n: v.totals[seat] }) : '', v ? t('table.cards_n', { n: count }) : '',
