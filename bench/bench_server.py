@@ -186,9 +186,15 @@ class Seat:
 
 
 async def guest(http: httpx.AsyncClient, name: str) -> str:
-    answer = await http.post("/api/guest", json={"nickname": name})
-    answer.raise_for_status()
-    return "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
+    for attempt in range(5):
+        try:
+            answer = await http.post("/api/guest", json={"nickname": name})
+        except httpx.TransportError:  # a kept-alive connection the server had closed
+            await asyncio.sleep(0.1 * (attempt + 1))
+            continue
+        answer.raise_for_status()
+        return "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
+    raise RuntimeError(f"could not create the guest {name}")
 
 
 async def run_server_load(server: Server, tables: int, think: float, duration: float,
@@ -198,14 +204,15 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
     sent: dict[tuple[int, int], float] = {}
     base = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
-    limits = httpx.Limits(max_connections=50)
+    limits = httpx.Limits(max_connections=20, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         cookies = await asyncio.gather(*(guest(http, f"b{tag}{t}s{s}")
                                          for t in range(tables) for s in range(4)))
     sockets: list[ClientConnection] = []
     for start in range(0, len(cookies), 100):
         sockets += await asyncio.gather(*(
-            connect(url, additional_headers={"Cookie": c}, max_size=2**22, ping_interval=None)
+            connect(url, additional_headers={"Cookie": c}, max_size=2**22, ping_interval=None,
+                    max_queue=None)
             for c in cookies[start:start + 100]))
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
     for t in range(tables):
@@ -217,8 +224,7 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
             seat.table = table
         for seat in group[1:]:
             await seat.request({"type": "join_table", "table": table}, f"j{t}")
-    for t in range(tables):
-        await seats[4 * t].ws.send(json.dumps({"type": "start_game", "table": seats[4 * t].table}))
+        await group[0].ws.send(json.dumps({"type": "start_game", "table": table}))
     await asyncio.sleep(min(5.0, think * 3))
     stats.measuring = True
     began = time.perf_counter()

@@ -210,6 +210,9 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             return _error("bad_message", "limit must be a number from 1 to 100")
         return JSONResponse({"rankings": await store().rankings(limit)})
 
+    async def tables(request: Request) -> Response:
+        return JSONResponse({"tables": hub().running_tables()})
+
     async def no_client(request: Request) -> Response:
         return HTMLResponse("<!doctype html><title>romme</title><p>romme server is running. "
                             "The web client is not installed.</p>")
@@ -325,6 +328,7 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         Route("/api/players/{nickname}", player_info),
         Route("/api/games/{game_id}", game_log),
         Route("/api/rankings", rankings),
+        Route("/api/tables", tables),
         WebSocketRoute("/ws", ws),
     ]
     if options.bench_echo:

@@ -46,7 +46,7 @@ class ServerOptions:
     max_refused_per_minute: int = 200
     send_queue_limit: int = 1000
     """Messages waiting for a slow client before the server drops the connection."""
-    lobby_update_interval: float = 0.5
+    lobby_update_interval: float = 1.0
     resync_buffer: int = 256
     """Updates per table kept for clients that missed some (``resync``)."""
     bench_echo: bool = False

@@ -59,6 +59,9 @@ __all__ = ["Connection", "Hub"]
 
 log = logging.getLogger("romme.server.lobby")
 
+LOBBY_PLAYERS = 200
+"""The lobby lists at most this many players online (``online`` counts them all)."""
+
 
 def _as_json(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
@@ -294,23 +297,34 @@ class Hub:
                 table.post(table.unsubscribe, conn)
 
     def online_players(self) -> list[dict[str, Any]]:
+        """Players online (at most ``LOBBY_PLAYERS``, by nickname; ``online`` counts all)."""
         if self._players_cache is None:
             players = []
             for conns in self.by_player.values():
                 for conn in conns:
-                    players.append(conn.player.to_json())
+                    players.append(conn.player)
                     break
-            players.sort(key=lambda p: str(p["nickname"]).casefold())
-            self._players_cache = players
+            players.sort(key=lambda p: p.nickname.casefold())
+            self._players_cache = [p.to_json() for p in players[:LOBBY_PLAYERS]]
         return self._players_cache
 
     def tables_for(self, player_id: int) -> list[dict[str, Any]]:
+        """The lobby's tables for a player: every waiting table it may see."""
         return [t.summary() for t in self.tables.values()
-                if t.status in (WAITING, PLAYING) and t.visible_to(player_id)]
+                if t.status == WAITING and t.visible_to(player_id)]
+
+    def running_tables(self) -> list[dict[str, Any]]:
+        """Open running tables (for spectators: ``GET /api/tables``)."""
+        return [t.summary() for t in self.tables.values()
+                if t.status in (WAITING, PLAYING) and t.settings.access == "open"]
+
+    def playing_count(self) -> int:
+        return sum(1 for t in self.tables.values() if t.status == PLAYING)
 
     async def _lobby_message(self, conn: Connection) -> dict[str, Any]:
         invitations = await self.store.open_invitations(conn.player_id, self.clock.now_ms())
         return {"type": "lobby", "tables": self.tables_for(conn.player_id),
+                "playing": self.playing_count(), "online": len(self.by_player),
                 "players": self.online_players(), "chat": list(self.lobby_chat),
                 "invitations": [await self._invitation_json(i) for i in invitations]}
 
@@ -330,11 +344,14 @@ class Hub:
 
     def _send_lobby_update(self) -> None:
         players = self.online_players()
+        playing = self.playing_count()
         public = [t.summary() for t in self.tables.values()
-                  if t.status in (WAITING, PLAYING) and t.settings.access == "open"]
-        public_text = dumps({"type": "lobby_update", "tables": public, "players": players})
+                  if t.status == WAITING and t.settings.access == "open"]
+        online = len(self.by_player)
+        public_text = dumps({"type": "lobby_update", "tables": public, "playing": playing,
+                             "online": online, "players": players})
         private = [t for t in self.tables.values()
-                   if t.status in (WAITING, PLAYING) and t.settings.access != "open"]
+                   if t.status == WAITING and t.settings.access != "open"]
         for conn in list(self.connections):
             if not conn.in_lobby:
                 continue
@@ -344,6 +361,7 @@ class Hub:
             else:
                 conn.send_lobby(dumps({"type": "lobby_update",
                                        "tables": public + [t.summary() for t in mine],
+                                       "playing": playing, "online": online,
                                        "players": players}))
 
     def send_to_player(self, player_id: int, data: dict[str, Any]) -> None:

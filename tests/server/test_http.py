@@ -109,3 +109,8 @@ def test_root_serves_the_web_client_or_a_notice(shared_server: ServerProcess) ->
     answer = httpx.get(shared_server.base + "/")
     assert answer.status_code == 200
     assert "html" in answer.headers["content-type"]
+
+
+def test_running_tables_are_listed_for_spectators(shared_server: ServerProcess) -> None:
+    answer = httpx.get(shared_server.base + "/api/tables")
+    assert answer.status_code == 200 and isinstance(answer.json()["tables"], list)
