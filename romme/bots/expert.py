@@ -9,9 +9,9 @@ candidate move in each of those deals to the end of the round
 candidate is tried on the same deals, so luck does not decide between them.
 
 The budget is a number of playouts (``playouts``), so a decision does not depend
-on the machine's speed; ``time_cap`` is a wall-clock safety net that stops a
-search early on a machine far slower than expected. Decisions with a single
-sensible option cost no search at all.
+on the machine's speed; ``time_cap`` is a safety net (CPU seconds of the
+deciding thread) that stops a search early on a machine far slower than
+expected. Decisions with a single sensible option cost no search at all.
 """
 
 from __future__ import annotations
@@ -21,20 +21,22 @@ import time
 from collections.abc import Sequence
 
 from romme.bots.base import Decision
-from romme.bots.evaluate import opening
+from romme.bots.evaluate import arrangement, fits_table, opening
+from romme.bots.playbook import can_lay_all, lay_melds
 from romme.bots.rollout import playout, utility
 from romme.bots.sampler import sample_game
 from romme.bots.strong import TAKE_MARGIN, Context, StrongBot, rank_discards
 from romme.engine.actions import Discard, Draw, Knock
 from romme.engine.errors import IllegalAction, InvalidMeld
+from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
 
 __all__ = ["DEFAULT_PLAYOUTS", "ExpertBot"]
 
-DEFAULT_PLAYOUTS = 96
+DEFAULT_PLAYOUTS = 64
 """Playouts per searched decision, shared by its candidate moves."""
-DEFAULT_TIME_CAP = 0.8
-"""Seconds after which a search stops early, whatever its budget."""
+DEFAULT_TIME_CAP = 0.9
+"""CPU seconds after which a search stops early, whatever its budget."""
 CLOSE = 0.6
 """Discards whose strong value is within this of the best are searched."""
 MAX_CANDIDATES = 3
@@ -75,8 +77,9 @@ class ExpertBot(StrongBot):
         if len(candidates) < 2 or self.playouts <= 0:
             return 0
         worlds = max(2, self.playouts // len(candidates))
+        holders = frozenset({seat}) if self.holds_back(ctx) else frozenset()
         diffs: list[list[float]] = [[] for _ in candidates]
-        start = time.perf_counter()
+        start = time.thread_time()
         for _ in range(worlds):
             base = sample_game(view, ctx.know, random.Random(rng.getrandbits(64)))
             if base is None:
@@ -90,11 +93,11 @@ class ExpertBot(StrongBot):
                     except (IllegalAction, InvalidMeld):
                         values.append(-1e6)
                         continue
-                playout(game)
+                playout(game, holders=holders)
                 values.append(utility(game, seat, ctx.single_round))
             for i, value in enumerate(values):
                 diffs[i].append(value - values[0])
-            if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
+            if self.time_cap is not None and time.thread_time() - start > self.time_cap:
                 break
         best, best_mean = 0, 0.0
         for i in range(1, len(candidates)):
@@ -102,6 +105,29 @@ class ExpertBot(StrongBot):
             if mean > best_mean and mean > CONFIDENCE * error:
                 best, best_mean = i, mean
         return best
+
+    # ---------------------------------------------------------------- opening
+
+    def holds_back(self, ctx: Context) -> bool:
+        """At a one-round table only going out counts, and melds on the table
+        help the others (lay-offs, joker exchanges) more than they help the
+        seat: the expert keeps its melds in hand until it can go out at once."""
+        return ctx.single_round
+
+    def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
+        seat = view.seat
+        assert seat is not None
+        if not self.holds_back(ctx):
+            return super().should_hold(view, ctx, opener)
+        arr = arrangement(view.hand, view.rules)
+        if can_lay_all(view, arr):
+            return False
+        # Open after all when the table offers several lay-offs, or someone is close.
+        fits = sum(1 for c in arr.left if not c.is_joker and fits_table(c, view.melds, view.rules))
+        if fits >= 2:
+            return False
+        return all(view.hand_counts[s] > 3 for s in range(view.seats)
+                   if s != seat and view.active[s])
 
     # ------------------------------------------------------------------ knock
 
@@ -149,29 +175,35 @@ class ExpertBot(StrongBot):
         ctx = self.context(view)
         if not view.opened[seat]:
             opener = opening(view.hand, view.rules)
-            if opener is not None and view.rules.hand_rummy:
-                # Open now, or hold back and throw a card instead?
-                hold = self.discard(view, ctx, rng)
+            if opener is not None:
+                # Open now (with everything, or keeping the jokers back so that
+                # nobody can exchange them), or hold back and throw a card?
+                candidates = [decision]
                 if isinstance(decision.action, Discard):
-                    lay = self.opening_decision(view, opener)
-                    if lay is None:
-                        return decision
-                    candidates = [decision, lay]
+                    lay = self.opening_decision(view, opener, "open with {} points")
+                    if lay is not None:
+                        candidates.append(lay)
                 else:
-                    candidates = [decision, Decision(hold.action, "hold the opening back "
-                                                     "for a hand rummy")]
-                return candidates[self.search(view, ctx, candidates, rng)]
+                    hold = self.discard(view, ctx, rng)
+                    candidates.append(Decision(hold.action, "hold the opening back"))
+                naturals = [c for c in view.hand if not c.is_joker]
+                if len(naturals) < len(view.hand):
+                    plain = opening(naturals, view.rules)
+                    if plain is not None:
+                        lay = self.opening_decision(
+                            view, plain, "open with {} points and keep the jokers in hand")
+                        if lay is not None and all(lay.action != c.action for c in candidates):
+                            candidates.append(lay)
+                if len(candidates) > 1:
+                    return candidates[self.search(view, ctx, candidates, rng)]
         if isinstance(decision.action, Discard):
             return self.search_discard(view, ctx, decision, rng)
         return decision
 
-    def opening_decision(self, view: SeatView, opener: object) -> Decision | None:
-        from romme.bots.playbook import lay_melds
-        from romme.engine.solver import Arrangement
-
-        assert isinstance(opener, Arrangement)
+    def opening_decision(self, view: SeatView, opener: Arrangement, reason: str
+                         ) -> Decision | None:
         lay = lay_melds(view, opener.melds)
-        return None if lay is None else Decision(lay, f"open with {opener.points} points")
+        return None if lay is None else Decision(lay, reason.format(opener.points))
 
     def search_discard(self, view: SeatView, ctx: Context, decision: Decision,
                        rng: random.Random) -> Decision:

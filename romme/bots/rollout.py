@@ -6,7 +6,8 @@ looks at anything else. The playout policy is the strong level's judgement cut
 down to what is cheap: take the top card when it melds or fits the table after
 opening, open as soon as possible, lay and lay off everything, and throw the
 loose card with the fewest live partners (the highest penalty among equals),
-never a joker and never a card the next player can lay off when another will do.
+never a joker and never a card the next player can lay off when another will do;
+on classic tables a loose natural card that replaces a joker on the table takes it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from romme.bots.evaluate import arrangement, opening, partners_outs
-from romme.engine.actions import Action, Discard, Draw, Lay, LayOff
+from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
 from romme.engine.errors import IllegalAction, InvalidMeld
 from romme.engine.game import Game, Phase
@@ -48,28 +49,45 @@ def _fits(game: Game, card: Card) -> int | None:
     return None
 
 
-def _play(game: Game, seat: int, seen: Counter[Card]) -> Action:
+def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Action:
     rules = game.rules
     hand = game.hands[seat]
     arr = arrangement(hand, rules)
     if not game.opened[seat]:
         op = opening(hand, rules)
+        if op is not None and hold:
+            # Holding back: open only to go out in this very turn.
+            stuck = [c for c in arr.left if c.is_joker or _fits(game, c) is None]
+            if len(stuck) > 1:
+                op = None
         if op is not None:
             laid = _trimmed(game, seat, op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
                 return Lay(seat, laid)
-    elif arr.melds:
-        laid = _trimmed(game, seat, arr.melds)
-        if laid:
-            return Lay(seat, laid)
+    else:
+        # Classic: a loose natural card that replaces a joker on the table
+        # brings the joker home.
+        if rules.joker_exchange_to_hand:
+            for card in arr.left:
+                if card.is_joker:
+                    continue
+                for index, meld in enumerate(game.melds):
+                    if meld.jokers:
+                        positions = meld.exchange_positions(card)
+                        if positions:
+                            return ExchangeJoker(seat, card, index, positions[0])
+        if arr.melds:
+            laid = _trimmed(game, seat, arr.melds)
+            if laid:
+                return Lay(seat, laid)
     if game.opened[seat] and not (rules.must_discard_to_go_out and len(hand) <= 1):
         for card in arr.left:
             if card.is_joker:
                 continue
-            index = _fits(game, card)
-            if index is not None:
-                ends = game.melds[index].lay_off_ends(card, rules)
-                return LayOff(seat, card, index, ends[0])
+            target = _fits(game, card)
+            if target is not None:
+                ends = game.melds[target].lay_off_ends(card, rules)
+                return LayOff(seat, card, target, ends[0])
     # The discard.
     drew = game.turn.drew_from_discard
     pending = game.turn.pending_jokers
@@ -123,9 +141,11 @@ def _draw(game: Game, seat: int) -> Draw:
     return Draw(seat, "stock")
 
 
-def playout(game: Game, max_actions: int = 600) -> None:
+def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozenset()
+            ) -> None:
     """Play the current round of ``game`` to its end with the playout policy
-    (nobody knocks). ``game`` is changed in place."""
+    (nobody knocks). Seats in ``holders`` keep their melds in hand until they
+    can go out in one turn. ``game`` is changed in place."""
     # Cards everyone has seen leave the pool of partners; the rest is what a seat
     # may still hope for (a shared approximation: cheap and good enough here).
     seen = shoe_counter()
@@ -141,7 +161,7 @@ def playout(game: Game, max_actions: int = 600) -> None:
         if game.phase is Phase.DRAW:
             action: Action = _draw(game, seat)
         else:
-            action = _play(game, seat, seen)
+            action = _play(game, seat, seen, seat in holders)
         try:
             game.apply(action)
         except (IllegalAction, InvalidMeld):

@@ -59,7 +59,8 @@ class MatchRecord:
     penalties: list[list[int]]
     """Per seat: its penalty in each scored round it played."""
     times: list[list[float]]
-    """Per seat: the seconds each of its decisions took."""
+    """Per seat: the CPU seconds each of its decisions took (its time on one core,
+    whatever else the machine is doing)."""
     rounds: int = 0
     actions: int = 0
 
@@ -81,7 +82,7 @@ def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
     game = Game.start(rules, seats, seed)
     record = MatchRecord(tuple(levels), [0.0] * seats, [[] for _ in range(seats)],
                          [[] for _ in range(seats)])
-    clock = time.perf_counter
+    clock = time.process_time
     seen_results = 0
     while not game.is_over:
         if record.actions >= MAX_ACTIONS:
@@ -194,7 +195,7 @@ class TournamentResult:
             f"{self.games} games ({self.deals} deals, seats rotated); seed {self.seed}; "
             f"{self.seconds:.1f} s",
             f"{'level':<9} {'seat-games':>10} {'wins':>8} {'win rate':>9} {'95% CI':>17} "
-            f"{'penalty/round':>14} {'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}",
+            f"{'penalty/round':>14} {'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}  (CPU time)",
         ]
         for level in dict.fromkeys(self.levels):
             s = self.stats[level]

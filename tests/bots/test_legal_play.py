@@ -10,7 +10,7 @@ import pytest
 
 from romme.bots import LEVELS, make_bot
 from romme.bots.tournament import play_match
-from romme.engine.actions import Action
+from romme.engine.actions import Action, Draw
 from romme.engine.rules import Rules
 
 RULES = {
@@ -68,3 +68,23 @@ def test_same_seed_same_match() -> None:
                    on_action=lambda game, action, into=applied: into.append(action),
                    options={"expert": {"playouts": 24, "time_cap": None}})
     assert runs[0] == runs[1]
+
+
+def test_strong_makes_every_kind_of_decision() -> None:
+    """Draw from either pile, lay, lay off, exchange jokers, knock and discard:
+    the bot answers every decision the engine asks of a seat."""
+    rules = Rules.classic(point_limit=50, knock=True)
+    rng = random.Random(11)
+    kinds: set[str] = set()
+    sources: set[str] = set()
+
+    def note(game: object, action: Action) -> None:
+        kinds.add(action.type)
+        if isinstance(action, Draw):
+            sources.add(action.source)
+
+    for _ in range(12):
+        play_match(rules, ["strong", "strong", "strong"], rng.randbytes(32), [1, 2, 3],
+                   on_action=note)
+    assert {"draw", "lay", "lay_off", "exchange_joker", "knock", "discard"} <= kinds
+    assert sources == {"stock", "discard"}
