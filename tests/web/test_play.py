@@ -24,30 +24,45 @@ def create_game(page: Any, opponents: int = 1, level: str = "beginner", turn: in
     page.wait_for_selector("#hand .hand-card")
 
 
-def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120) -> dict[str, Any]:
+def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120,
+               until: str = "game_over") -> dict[str, Any]:
+    """Play through the page until the game is over (or, with until="round_over",
+    until the first round summary). A round that ends without a winner (the stock
+    ran out) is followed by "Next"."""
     deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        v = view(page)
-        assert v is not None
-        if v["phase"] in ("round_over", "game_over"):
-            return v
-        mine = v["current"] == v["seat"]
-        if v["phase"] in ("draw", "play") and mine:
-            play_my_move(page, v, tally)
-            if v["melds"] and not shots.get("table"):
-                take_table_shots(page)
-                shots["table"] = True
-        elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) > 3:
-            before = hand_in_dom(page)
-            reorder(page, 0, len(before) - 1)
-            tally.add("sort_drag")
-            order = hand_in_dom(page)
-            # The order reaches the server and survives in its view.
-            wait_for(page, lambda order=order: (view(page) or {}).get("hand") == order
-                     or (view(page) or {}).get("phase") not in ("draw", "play"), 10, "the arranged hand")
-        else:
-            page.wait_for_timeout(60)
-    raise AssertionError("the round did not end in time")
+    try:
+        while time.monotonic() < deadline:
+            v = view(page)
+            assert v is not None
+            if v["phase"] == "game_over" or (v["phase"] == "round_over" and until == "round_over"):
+                return v
+            if v["phase"] == "round_over":
+                page.click("#summary-next")
+                wait_for(page, lambda: (view(page) or {}).get("phase") != "round_over", 40,
+                         "the next round")
+                continue
+            mine = v["current"] == v["seat"]
+            if v["phase"] in ("draw", "play") and mine:
+                play_my_move(page, v, tally)
+                if v["melds"] and not shots.get("table"):
+                    take_table_shots(page)
+                    shots["table"] = True
+            elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) > 3:
+                before = hand_in_dom(page)
+                reorder(page, 0, len(before) - 1)
+                tally.add("sort_drag")
+                order = hand_in_dom(page)
+                # The order reaches the server and survives in its view.
+                wait_for(page, lambda order=order: (view(page) or {}).get("hand") == order
+                         or (view(page) or {}).get("phase") not in ("draw", "play"), 10,
+                         "the arranged hand")
+            else:
+                page.wait_for_timeout(60)
+        raise AssertionError("the round did not end in time")
+    except AssertionError as exc:
+        shot(page, "failure")
+        toasts = page.eval_on_selector_all(".toast", "els => els.map(e => e.textContent)")
+        raise AssertionError(f"{exc}; moves {tally.counts}; toasts {toasts}") from exc
 
 
 def summary_in_every_language(page: Any) -> None:
@@ -79,9 +94,10 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
     tally = Tally()
     shots: dict[str, bool] = {}
     games = 0
+    started = time.monotonic()
     # Deals are random: play single-round games until every kind of move was
-    # made at least once (a lay-off needs melds on the table), at most three.
-    while games < 4:
+    # made at least once (a lay-off needs melds on the table), within a budget.
+    while True:
         games += 1
         if games > 1:
             page.click("#summary-lobby")
@@ -101,7 +117,7 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
             page.set_viewport_size(DESKTOP)
             shots["summary"] = True
             summary_in_every_language(page)
-        if tally["lay"] and tally["lay_off"]:
+        if (tally["lay"] and tally["lay_off"]) or time.monotonic() - started > 200:
             break
     assert tally["draw_stock"] >= 1, tally.counts
     assert tally["discard_drag"] >= 1, tally.counts
@@ -114,15 +130,22 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
 def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
     page = new_context("bruno")
     login_guest(page, server, "Bruno")
-    page.click("#new-game")
-    page.select_option("#ng-seat-1", "beginner")
-    page.check("#new-game-form input[name=limit][value='100']")
-    page.select_option("#ng-turn", "60")
-    page.click("#ng-create")
-    page.wait_for_selector("#hand .hand-card")
     tally = Tally()
-    final = play_round(page, tally, {"table": True, "summary": True}, limit=150)
-    assert final["phase"] == "round_over", "nobody reaches 100 in one round"
+    for _ in range(3):
+        page.click("#new-game")
+        page.select_option("#ng-seat-1", "beginner")
+        page.check("#new-game-form input[name=limit][value='100']")
+        page.select_option("#ng-turn", "60")
+        page.click("#ng-create")
+        page.wait_for_selector("#hand .hand-card")
+        final = play_round(page, tally, {"table": True, "summary": True}, limit=150,
+                           until="round_over")
+        if final["phase"] == "round_over":
+            break
+        # Rarely a doubled hand-rummy penalty passes 100 at once: play another game.
+        page.click("#summary-lobby")
+        page.wait_for_selector("#new-game")
+    assert final["phase"] == "round_over"
     page.click("#summary-next")
     wait_for(page, lambda: (view(page) or {}).get("round_no") == 2, 40, "the second round")
     page.wait_for_selector("#summary", state="hidden")
