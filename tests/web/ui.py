@@ -73,8 +73,13 @@ def point(page: Any, selector: str) -> tuple[float, float]:
 def drag_to_point(page: Any, source: str, target: Any) -> None:
     """Press on `source`, move in steps to `target` (a selector, evaluated once
     the drag has started, or a callable giving a point), release."""
-    sx, sy = point(page, source)
-    page.mouse.move(sx, sy)
+    for _ in range(5):
+        sx, sy = point(page, source)
+        page.mouse.move(sx, sy)
+        # The table may have changed under the pointer meanwhile (an opponent moved).
+        if page.evaluate("([x, y, sel]) => !!document.elementFromPoint(x, y)?.closest(sel)",
+                         [sx, sy, source]):
+            break
     page.mouse.down()
     page.mouse.move(sx + 8, sy - 12, steps=3)
     page.wait_for_timeout(30)

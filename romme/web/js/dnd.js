@@ -40,6 +40,8 @@ export class HandDrag {
     const card = e.target.closest('[data-index]');
     if (!card || !this.hand.contains(card)) return;
     const index = Number(card.dataset.index);
+    // No text selection and no native drag may start from a card.
+    if (e.pointerType === 'mouse') e.preventDefault();
     this.press = { index, card, x: e.clientX, y: e.clientY, id: e.pointerId };
     window.addEventListener('pointermove', this.move, { passive: false });
     window.addEventListener('pointerup', this.up);
