@@ -61,13 +61,23 @@ class ServerOptions:
         return game_seconds / self.time_scale
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--db", default=None, metavar="URL",
                         help=f"SQLAlchemy database URL (default {DEFAULT_DB_URL}; "
                         "PostgreSQL: postgresql+asyncpg://user:password@host/db)")
-    parser.add_argument("--time-scale", type=float, default=1.0, metavar="X",
+    parser.add_argument("--time-scale", type=_positive, default=1.0, metavar="X",
                         help="run every game clock X times faster (tests)")
     parser.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
                         help="seconds a computer opponent thinks before a move (default 1)")
@@ -85,8 +95,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> ServerOptions:
-    if args.time_scale <= 0:
-        raise ValueError("--time-scale must be positive")
     return ServerOptions(
         time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
         bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),

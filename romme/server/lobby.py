@@ -212,7 +212,18 @@ class Hub:
         chat = await self.store.recent_chat(None, 50)
         self.lobby_chat = [self.chat_json(m) for m in chat]
         self._lobby_task = asyncio.create_task(self._lobby_flusher())
+        self.spawn(self._watch_loop())
         log.info("hub_started", extra={"tables": len(self.tables)})
+
+    async def _watch_loop(self, every: float = 0.5, late: float = 0.1) -> None:
+        """Log when the event loop answers late (something blocked it)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            planned = loop.time() + every
+            await asyncio.sleep(every)
+            lag = loop.time() - planned
+            if lag > late:
+                log.warning("event_loop_lag", extra={"ms": round(lag * 1000)})
 
     async def _restore(self, record: Any) -> None:
         if record.status not in (WAITING, PLAYING):
