@@ -15,6 +15,7 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     guest = new_context("guest")
     login_guest(host, server, "Hedda")
     login_guest(guest, server, "Gustav")
+    host.wait_for_selector("#player-list li:has-text('Gustav')")
 
     # The lobby chat reaches everyone online.
     host.fill("#lobby-chat-input", "Wer spielt mit?")
