@@ -172,7 +172,7 @@ export class TableScreen {
     if (!this.table) return;
     if (what === 'language') { this.build(); this.render([]); return; }
     if (what === 'chat') { this.renderChat(); return; }
-    if (what === 'lobby' || what === 'invitations') return;
+    if (what === 'lobby' || what === 'invitations') { this.refreshInvite?.(); return; }
     this.render([]);
   }
 
@@ -984,24 +984,35 @@ export class TableScreen {
 
   inviteDialog() {
     const table = this.table;
-    const seated = new Set(table.seats.map((s) => s.nickname).filter(Boolean));
-    const online = this.app.lobby.players.filter((p) => !seated.has(p.nickname));
     const input = h('input', { id: 'invite-nick', placeholder: t('invite.nickname'), 'aria-label': t('invite.nickname'), maxlength: 20 });
     const invite = (nickname) => {
       if (!nickname) return;
       this.app.send({ type: 'invite', table: table.id, nickname });
       toast(t('invite.sent_toast', { name: nickname }));
     };
-    const sent = this.app.lobby.invitations.filter((i) => i.table === table.id);
+    // The lists follow the lobby while the dialog is open.
+    const lists = h('div.invite-lists');
+    const fill = () => {
+      const seated = new Set((this.table?.seats || []).map((s) => s.nickname).filter(Boolean));
+      const online = this.app.lobby.players.filter((p) => !seated.has(p.nickname));
+      const sent = this.app.lobby.invitations.filter((i) => i.table === table.id);
+      lists.replaceChildren(...[
+        h('h3', t('lobby.players_online')),
+        online.length ? h('ul.pick-list', online.map((p) => h('li', avatar(p.nickname), h('span', p.nickname),
+          h('button.small', { dataset: { invite: p.nickname }, onclick: () => invite(p.nickname) }, t('invite.invite'))))) : h('p.muted', t('lobby.nobody_online')),
+        sent.length ? h('h3', t('invite.sent')) : null,
+        sent.length ? h('ul.invite-list', sent.map((i) => h('li', h('span', i.to), h('span.badge', t(`invite.status_${i.status}`))))) : null,
+      ].filter(Boolean));
+    };
+    fill();
+    this.refreshInvite = fill;
     const dlg = dialog(t('table.invite'), h('div.invite-dialog',
       table.free_seats === 0 || table.status !== 'waiting' ? h('p.muted', t('invite.table_full')) : null,
       h('form.inline-form', { onsubmit: (e) => { e.preventDefault(); invite(input.value.trim()); input.value = ''; } },
         input, h('button.primary', { type: 'submit', id: 'invite-send' }, t('invite.send'))),
-      h('h3', t('lobby.players_online')),
-      online.length ? h('ul.pick-list', online.map((p) => h('li', avatar(p.nickname), h('span', p.nickname),
-        h('button.small', { dataset: { invite: p.nickname }, onclick: () => invite(p.nickname) }, t('invite.invite'))))) : h('p.muted', t('lobby.nobody_online')),
-      sent.length ? [h('h3', t('invite.sent')), h('ul.invite-list', sent.map((i) => h('li', h('span', i.to), h('span.badge', t(`invite.status_${i.status}`)))))] : null,
-      h('div.dialog-buttons', h('button', { onclick: () => dlg.close() }, t('common.close')))));
+      lists,
+      h('div.dialog-buttons', h('button', { onclick: () => dlg.close() }, t('common.close')))),
+    { onClose: () => { this.refreshInvite = null; } });
   }
 
   // ------------------------------------------------------------ animation
