@@ -935,10 +935,18 @@ export class TableScreen {
         text = t(a.source === 'discard' ? 'hint.draw_discard' : 'hint.draw_stock');
         (a.source === 'discard' ? this.els.discard : this.els.stock).classList.add('hinted');
         break;
-      case 'lay':
+      case 'lay': {
         cards = a.melds.flat();
         text = t('hint.lay', { melds: a.melds.map((m) => m.map(cardShort).join(' ')).join(' · ') });
+        // Show it in the hand: the melds side by side (blue lines), "Lay cards" ready.
+        const rest = [...this.hand];
+        for (const c of cards) {
+          const i = rest.indexOf(c);
+          if (i >= 0) rest.splice(i, 1);
+        }
+        if (rest.length + cards.length === this.hand.length) this.setOrder([...cards, ...rest]);
         break;
+      }
       case 'lay_off':
         cards = [a.card];
         text = t('hint.lay_off', { card: cardShort(a.card), n: a.meld + 1 });
