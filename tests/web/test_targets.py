@@ -161,3 +161,19 @@ def test_touch_drag_on_a_phone(server: str, new_context: Any) -> None:
     }""")
     assert [m["action"] for m in sent(page)] == [
         {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}]
+
+
+def test_a_lay_hint_arranges_the_melds(server: str, new_context: Any) -> None:
+    page = new_context("hint-lay")
+    login_guest(page, server, "Hilde")
+    view = crafted_view()
+    view.update({"opened": [False, True], "hand": ["KH", "7C", "2S", "QH", "7D", "AH", "7H"],
+                 "hand_counts": [7, 9]})
+    open_crafted(page, view)
+    assert page.locator("#lay-cards").is_disabled()
+    page.evaluate("""window.__rommeTable.showHint({type: 'hint', reason: '',
+        action: {type: 'lay', melds: [['7C', '7D', '7H'], ['QH', 'KH', 'AH']]}})""")
+    assert page.locator("#lay-cards").is_enabled()
+    assert page.locator("#hand .hand-card.in-meld").count() == 6
+    assert sent(page)[-1]["action"] == {
+        "type": "arrange", "cards": ["7C", "7D", "7H", "QH", "KH", "AH", "2S"]}
