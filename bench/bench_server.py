@@ -107,6 +107,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when every table is set up: nobody moves before (setup runs on a quiet server)."""
     measuring: bool = False
     cpu: float = 0.0
     """The server's CPU use while measured (1.0 = one core busy)."""
@@ -172,6 +174,7 @@ class Seat:
         asyncio.get_running_loop().create_task(self.act(view_json, version))
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
+        await self.stats.go.wait()
         await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
         action = reference_action(SeatView.from_json(view_json))
         if action is None or time.perf_counter() > self.stop_at:
@@ -224,7 +227,8 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
             seat.table = table
         for seat in group[1:]:
             await seat.request({"type": "join_table", "table": table}, f"j{t}")
-        await group[0].ws.send(json.dumps({"type": "start_game", "table": table}))
+        await group[0].request({"type": "start_game", "table": table}, f"s{t}")
+    stats.go.set()
     await asyncio.sleep(min(5.0, think * 3))
     stats.measuring = True
     began = time.perf_counter()
