@@ -19,11 +19,14 @@ async def test_timeouts_autoplay_then_a_bot_takes_over_until_back(
     a = await (await Client(server, nickname("ta")).guest()).connect()
     table = await create_table(a, seats=2, bots={"1": "beginner"}, point_limit=100,
                                turn_seconds=15)
+    sent_ms = int(time.time() * 1000)
     await a.request({"type": "start_game", "table": table})
     first = await a.expect("update", lambda m: m["version"] == 1)
+    received_ms = int(time.time() * 1000)
     timer = first["timer"]
     assert timer["seat"] == 0 and timer["seconds"] == 15
-    assert 200 <= timer["deadline"] - int(time.time() * 1000) <= 800
+    # 15 s of game time at scale 30: the deadline is half a second after the deal.
+    assert sent_ms + 450 <= timer["deadline"] <= received_ms + 550
     # Nobody moves: the server draws and discards for seat 0, three times in a row ...
     away = await a.expect("seat_update", lambda m: m["seats"][0]["away"], timeout=15)
     assert away["seats"][0]["nickname"] == a.nickname
@@ -58,8 +61,8 @@ async def _four_at_a_knock_table(server_scale: float,
 
 
 async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerFactory) -> None:
-    # Knock window 3 s at scale 3: one real second.
-    clients, table = await _four_at_a_knock_table(3, make_server)
+    # Knock window 3 s at scale 1: time enough for both knocks, even on a busy machine.
+    clients, table = await _four_at_a_knock_table(1, make_server)
     s0, s1, s2, s3 = clients
     await s0.request({"type": "action", "table": table,
                       "action": {"type": "draw", "source": "stock"}})
@@ -87,7 +90,7 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
     knocked = next(e for e in answers[winner - 2]["events"] if e["type"] == "knocked")
     assert knocked["seat"] == winner and knocked["card"] == card
     assert len(knocked["drawn"]) == 2
-    assert time.monotonic() - opened_at < 1.0
+    assert time.monotonic() - opened_at < 3.0
     # The others see the knock without the two stock cards.
     for index, client in enumerate(clients):
         if index == winner:
@@ -106,7 +109,7 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
 
 async def test_a_draw_during_the_knock_window_is_held_not_refused(
         make_server: ServerFactory) -> None:
-    clients, table = await _four_at_a_knock_table(6, make_server)  # window: 0.5 s
+    clients, table = await _four_at_a_knock_table(2, make_server)  # window: 1.5 s
     s0, s1 = clients[0], clients[1]
     await s0.request({"type": "action", "table": table,
                       "action": {"type": "draw", "source": "stock"}})
@@ -118,7 +121,7 @@ async def test_a_draw_during_the_knock_window_is_held_not_refused(
                              "action": {"type": "draw", "source": "stock"}})
     waited = time.monotonic() - sent
     assert drew["type"] == "update" and drew["events"][0]["type"] == "drew"
-    assert 0.3 <= waited <= 3.0
+    assert 0.3 <= waited <= 5.0
     # Too late to knock now.
     late = await clients[2].request({"type": "action", "table": table,
                                      "action": {"type": "knock"}})
