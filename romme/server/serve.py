@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import logging
 import os
-import sys
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -68,10 +67,6 @@ class _Server(uvicorn.Server):
 
 def serve(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
-    # The database driver's thread and the event loop share the GIL: hand it back
-    # to the loop sooner than the default 5 ms, so that a socket write that released
-    # it does not wait behind a burst of the driver's work.
-    sys.setswitchinterval(0.0005)
     options = options_from_args(args)
     db = args.db or os.environ.get("ROMME_DB_URL") or DEFAULT_DB_URL
     if db.startswith("sqlite") and ":///./var/" in db:
