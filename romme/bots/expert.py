@@ -10,8 +10,9 @@ candidate is tried on the same deals, so luck does not decide between them.
 
 The budget is a number of playouts (``playouts``), so a decision does not depend
 on the machine's speed; ``time_cap`` is a safety net (CPU seconds of the
-deciding thread) that stops a search early on a machine far slower than
-expected. Decisions with a single sensible option cost no search at all.
+deciding thread) that cuts only the rare longest searches, so that no decision
+takes much more than a second. Decisions with a single sensible option cost no
+search at all.
 """
 
 from __future__ import annotations
