@@ -12,12 +12,26 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 __all__ = ["BotPool"]
 
 log = logging.getLogger("romme.server.bots")
+
+
+def _follow_parent(parent: int) -> None:
+    """In each worker: exit as soon as the server process is gone (even if it was
+    killed), so that no worker outlives it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
 def _warm_up() -> int:
@@ -52,8 +66,12 @@ class BotPool:
     async def start(self) -> None:
         if self.workers <= 0:
             return
-        context = multiprocessing.get_context("forkserver")
-        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        # Workers are spawned as the server's own children (not forked from a process
+        # with threads and open sockets) and watch it: they end when it ends.
+        context = multiprocessing.get_context("spawn")
+        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                             initializer=_follow_parent,
+                                             initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
         pids = await asyncio.gather(*(loop.run_in_executor(self._executor, _warm_up)
                                       for _ in range(self.workers)))

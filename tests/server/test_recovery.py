@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import psutil
 import pytest
 
 from romme.engine.reference import reference_action
@@ -57,9 +58,15 @@ async def test_sigkill_mid_round_then_restart_and_finish(make_server: ServerFact
     before = {c.nickname: dict(c.tables[table]) for c in (a, b)}
     assert before[a.nickname]["version"] == before[b.nickname]["version"]
 
+    assert first.proc is not None
+    workers = psutil.Process(first.proc.pid).children(recursive=True)
+    assert workers, "the bots think in a worker process"
     first.kill()
     await asyncio.sleep(0.2)
     assert a.closed is not None and b.closed is not None
+    # No worker outlives the killed server.
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive
 
     second = make_server(db_url=first.db_url, time_scale=1)
     for client in (a, b):
