@@ -61,6 +61,8 @@ log = logging.getLogger("romme.server.lobby")
 
 LOBBY_PLAYERS = 200
 """The lobby lists at most this many players online (``online`` counts them all)."""
+LOBBY_RUNNING = 50
+"""The lobby lists at most this many running games (``playing`` counts them all)."""
 
 
 def _as_json(value: Any) -> dict[str, Any]:
@@ -319,10 +321,21 @@ class Hub:
             self._players_cache = [p.to_json() for p in players[:LOBBY_PLAYERS]]
         return self._players_cache
 
+    def _watchable(self) -> list[TableActor]:
+        """The newest running open tables (to watch), at most ``LOBBY_RUNNING``."""
+        running = [t for t in self.tables.values()
+                   if t.status == PLAYING and t.settings.access == "open"]
+        return sorted(running, key=lambda t: -t.id)[:LOBBY_RUNNING]
+
     def tables_for(self, player_id: int) -> list[dict[str, Any]]:
-        """The lobby's tables for a player: every waiting table it may see."""
-        return [t.summary() for t in self.tables.values()
-                if t.status == WAITING and t.visible_to(player_id)]
+        """The lobby's tables for a player: every waiting table it may see, the
+        newest running open tables, and the running tables it sits at."""
+        shown = [t for t in self.tables.values()
+                 if (t.status == WAITING and t.visible_to(player_id))
+                 or (t.status == PLAYING and t.seat_of(player_id) is not None)]
+        ids = {t.id for t in shown}
+        shown += [t for t in self._watchable() if t.id not in ids]
+        return [t.summary() for t in shown]
 
     def running_tables(self) -> list[dict[str, Any]]:
         """Open running tables (for spectators: ``GET /api/tables``)."""
@@ -358,6 +371,7 @@ class Hub:
         playing = self.playing_count()
         public = [t.summary() for t in self.tables.values()
                   if t.status == WAITING and t.settings.access == "open"]
+        public += [t.summary() for t in self._watchable()]
         online = len(self.by_player)
         public_text = dumps({"type": "lobby_update", "tables": public, "playing": playing,
                              "online": online, "players": players})
