@@ -33,7 +33,9 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
     try:
         while time.monotonic() < deadline:
             v = view(page)
-            assert v is not None
+            if v is None:  # between screens for a moment
+                page.wait_for_timeout(60)
+                continue
             if v["phase"] == "game_over" or (v["phase"] == "round_over" and until == "round_over"):
                 return v
             if v["phase"] == "round_over":
