@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -328,28 +329,32 @@ def main() -> None:
     cpu: list[float] = []
     errors = 0
     for repeat in range(args.repeats):
-        with tempfile.TemporaryDirectory() as tmp:
-            server = Server(args.db, Path(tmp))
-            server.start()
-            try:
-                stats = asyncio.run(run_server_load(server, args.tables, args.think,
-                                                    args.duration, f"{repeat}x{os.getpid()}"))
-                cpu.append(stats.cpu * 100)
-                memory.append(server.memory())
-                errors += stats.errors
-                lat = stats.latencies
-                rows["server"].append((stats.moves / 1000, percentile(lat, 0.5) * 1000,
-                                       percentile(lat, 0.99) * 1000,
-                                       percentile(lat, 0.999) * 1000))
-                if not args.skip_echo:
-                    echo = asyncio.run(run_echo_load(server.port, args.tables, args.think,
-                                                     args.duration))
-                    lat = echo.latencies
-                    rows["echo"].append((echo.moves / 1000, percentile(lat, 0.5) * 1000,
-                                         percentile(lat, 0.99) * 1000,
-                                         percentile(lat, 0.999) * 1000))
-            finally:
-                server.stop()
+        tmp = tempfile.mkdtemp(prefix="romme-bench-")
+        server = Server(args.db, Path(tmp))
+        server.start()
+        try:
+            stats = asyncio.run(run_server_load(server, args.tables, args.think,
+                                                args.duration, f"{repeat}x{os.getpid()}"))
+            cpu.append(stats.cpu * 100)
+            memory.append(server.memory())
+            errors += stats.errors
+            lat = stats.latencies
+            rows["server"].append((stats.moves / 1000, percentile(lat, 0.5) * 1000,
+                                   percentile(lat, 0.99) * 1000,
+                                   percentile(lat, 0.999) * 1000))
+            if not args.skip_echo:
+                echo = asyncio.run(run_echo_load(server.port, args.tables, args.think,
+                                                 args.duration))
+                lat = echo.latencies
+                rows["echo"].append((echo.moves / 1000, percentile(lat, 0.5) * 1000,
+                                     percentile(lat, 0.99) * 1000,
+                                     percentile(lat, 0.999) * 1000))
+        except BaseException:
+            print(f"failed; the server's log is in {tmp}", file=sys.stderr)
+            raise
+        finally:
+            server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
         print(f"repeat {repeat + 1}: server {rows['server'][-1]}"
               + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""), flush=True)
 
