@@ -1,6 +1,6 @@
 """Load on one server process: N tables x 4 scripted WebSocket clients on loopback.
 
-    python bench/bench_server.py [--tables 500] [--think 1.0] [--duration 30]
+    python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
                                  [--repeats 3] [--db URL] [--skip-echo]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
@@ -108,8 +108,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
-    go: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set when every table is set up: nobody moves before (setup runs on a quiet server)."""
+    codes: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
     cpu: float = 0.0
     """The server's CPU use while measured (1.0 = one core busy)."""
@@ -155,6 +154,8 @@ class Seat:
                     self.maybe_act(data["table"]["view"], data["table"]["version"])
                 elif kind == "error":
                     self.stats.errors += 1
+                    self.stats.codes[data.get("code", "?")] = (
+                        self.stats.codes.get(data.get("code", "?"), 0) + 1)
         except Exception:
             pass
 
@@ -175,7 +176,6 @@ class Seat:
         asyncio.get_running_loop().create_task(self.act(view_json, version))
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
-        await self.stats.go.wait()
         await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
         action = reference_action(SeatView.from_json(view_json))
         if action is None or time.perf_counter() > self.stop_at:
@@ -229,7 +229,6 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
         for seat in group[1:]:
             await seat.request({"type": "join_table", "table": table}, f"j{t}")
         await group[0].request({"type": "start_game", "table": table}, f"s{t}")
-    stats.go.set()
     await asyncio.sleep(min(5.0, think * 3))
     stats.measuring = True
     began = time.perf_counter()
@@ -316,9 +315,9 @@ def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="seconds a player waits before each move (jittered)")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--think", type=float, default=10.0,
+                        help="seconds a player waits before each move (jittered; default 10)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
     parser.add_argument("--skip-echo", action="store_true")
@@ -328,6 +327,7 @@ def main() -> None:
     memory: list[tuple[float, float]] = []
     cpu: list[float] = []
     errors = 0
+    codes: dict[str, int] = {}
     for repeat in range(args.repeats):
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
         server = Server(args.db, Path(tmp))
@@ -338,6 +338,8 @@ def main() -> None:
             cpu.append(stats.cpu * 100)
             memory.append(server.memory())
             errors += stats.errors
+            for code, count in stats.codes.items():
+                codes[code] = codes.get(code, 0) + count
             lat = stats.latencies
             rows["server"].append((stats.moves / 1000, percentile(lat, 0.5) * 1000,
                                    percentile(lat, 0.99) * 1000,
@@ -369,7 +371,7 @@ def main() -> None:
               f"p99.9 {spread(list(cols[3]), ' ms', 2)}")
     print(f"server memory: {spread([m[0] for m in memory], ' MiB')} "
           f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
-          f"server CPU while measured: {spread(cpu, ' % of a core')}; errors: {errors}")
+          f"server CPU while measured: {spread(cpu, ' % of a core')}; errors: {errors} {codes}")
     if rows["echo"]:
         s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]
         e = [statistics.median(c) for c in zip(*rows["echo"], strict=True)]
