@@ -47,13 +47,13 @@ async def test_sigkill_mid_round_then_restart_and_finish(make_server: ServerFact
     players = [Autoplayer(a, table), Autoplayer(b, table)]
 
     # Seat 1 keeps the hand in its own order: reversed.
-    await _play_until(players, 12, {0, 1})
+    await _play_until(players, 5, {0, 1})
     hand = b.tables[table]["view"]["hand"]
     arranged = await b.request({"type": "action", "table": table,
                                 "action": {"type": "arrange", "cards": hand[::-1]}})
     assert arranged["type"] == "update", arranged
     assert arranged["view"]["hand"] == hand[::-1]
-    await _play_until(players, 20, {0, 1})
+    await _play_until(players, 9, {0, 1})
     await asyncio.sleep(0.3)  # anything in flight lands
     before = {c.nickname: dict(c.tables[table]) for c in (a, b)}
     assert before[a.nickname]["version"] == before[b.nickname]["version"]
