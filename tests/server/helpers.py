@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from romme.engine.actions import Knock
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
+from romme.server.protocol import RateLimiter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,6 +121,7 @@ class Client:
         """Latest known state per table: my_seat, version, view, timer."""
         self.closed: int | None = None
         self._ids = 0
+        self._bucket = RateLimiter(rate=18, burst=30)
 
     async def guest(self) -> Client:
         answer = await self.http.post("/api/guest", json={"nickname": self.nickname})
@@ -176,7 +178,11 @@ class Client:
             state["game_over"] = data
 
     async def send(self, data: dict[str, Any]) -> None:
+        """Send a message, keeping under the server's rate limit (20/s, bursts of 40)
+        as a well-behaved client does."""
         assert self.ws is not None
+        while not self._bucket.allow():
+            await asyncio.sleep(0.02)
         await self.ws.send(json.dumps(data))
 
     async def request(self, data: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
