@@ -16,6 +16,8 @@ import contextlib
 import json
 import math
 import re
+import sqlite3
+import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
@@ -916,7 +918,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _set_wal(cursor)
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()
@@ -930,6 +932,21 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             connection.exec_driver_sql("BEGIN")
+
+
+def _set_wal(cursor: Any, patience: float = 30.0) -> None:
+    """Switch the file to WAL. Switching needs the file to itself and SQLite answers
+    "database is locked" at once, without its busy timeout, when another connection
+    is creating or switching the same new file; so try again for a while."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _migrate(connection: Connection) -> None:
