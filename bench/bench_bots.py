@@ -2,7 +2,8 @@
 
     python bench/bench_bots.py [--pairs expert-strong,strong-casual,casual-beginner]
                                [--games 2000] [--four 0] [--jobs 1] [--seed 1]
-                               [--rules classic] [--limit 1] [--out FILE]
+                               [--four-levels expert,strong] [--rules classic]
+                               [--limit 1] [--out FILE]
 
 For each pair ``upper-lower`` plays ``--games`` seat-rotated 2-seat games (classic,
 single rounds by default: ``--limit 1``) and prints the tournament table and one
@@ -66,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="games per pair (the ladder figures use 2000)")
     parser.add_argument("--four", type=int, default=0,
                         help="also play this many 4-seat games of expert and strong vs casual")
+    parser.add_argument("--four-levels", default="expert,strong",
+                        help="the levels that play the 4-seat games (default expert,strong)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="classic", choices=("classic", "three-rounds"))
@@ -76,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = {"point_limit": args.limit} if args.rules == "classic" else {}
     rules = Rules.preset(args.rules, **options)
     records: list[dict[str, object]] = []
-    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]  # "" plays no pairs
     for pair in pairs:
         upper, lower = pair.split("-")
         if upper not in LEVELS or lower not in LEVELS:
@@ -91,7 +94,9 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"{result.games} games; target {TARGET:.0%}: {verdict}\n", flush=True)
         records.append(_record(result, "ladder"))
     if args.four:
-        for level in ("expert", "strong"):
+        for level in [x.strip() for x in args.four_levels.split(",") if x.strip()]:
+            if level not in LEVELS:
+                parser.error(f"unknown level {level!r}")
             result = run_tournament(rules, [level, "casual", "casual", "casual"], args.four,
                                     seed=args.seed, jobs=args.jobs)
             print(result.report())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import math
 import re
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Connection, event, func, or_, select, text
+from sqlalchemy import Connection, event, func, insert, or_, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
@@ -159,6 +160,16 @@ def _record(player: Player) -> PlayerRecord:
     )
 
 
+@dataclasses.dataclass(slots=True)
+class _Append:
+    """An append waiting for the writer task; ``done`` is resolved after its commit."""
+
+    table_id: int
+    first_version: int
+    actions: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
 class Store:
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.
@@ -186,6 +197,8 @@ class Store:
         self._clock = clock
         self._sqlite = engine.dialect.name == "sqlite"
         self._write_lock = asyncio.Lock()
+        self._appends: list[_Append] = []
+        self._appender: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------- lifecycle
 
@@ -224,7 +237,10 @@ class Store:
         )
 
     async def close(self) -> None:
-        """Close every connection. The store cannot be used afterwards."""
+        """Finish the appends under way, then close every connection. The store
+        cannot be used afterwards."""
+        if self._appender is not None:
+            await asyncio.wait([self._appender])
         await self._engine.dispose()
 
     async def ping(self) -> bool:
@@ -580,32 +596,99 @@ class Store:
 
         ``version_conflict`` (and nothing stored) if one of these versions exists
         or if ``first_version`` does not follow the table's last stored version
-        (a gap would make the log useless for recovery)."""
+        (a gap would make the log useless for recovery).
+
+        Appends are group-committed: one writer task stores every append that
+        arrived while its previous transaction ran in a single transaction (one
+        commit, one fsync), and each caller learns its own outcome after that
+        commit. A refused append never holds back the others of its group."""
         if not _is_int(first_version) or first_version < 0:
             raise _bad("first_version is a non-negative integer")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise _bad("actions is a list of JSON objects")
         for action in actions:
             _check_json(action, "an action")
+        if not _is_int(table_id):
+            raise StoreError("no_such_table", f"there is no table {table_id!r}")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._appends.append(_Append(table_id, first_version, actions, done))
+        if self._appender is None:
+            self._appender = asyncio.create_task(self._store_appends())
+        await asyncio.shield(done)
+
+    async def _store_appends(self) -> None:
+        """The writer task: store the waiting appends in groups until none is left."""
         try:
-            async with self._write() as session:
-                table = await self._require_table(session, table_id, lock=True)
-                if table.status == "finished":
-                    raise StoreError("game_over", f"table {table_id}'s game is finished")
-                last = await session.scalar(
-                    select(func.max(TableAction.version)).where(TableAction.table_id == table_id)
-                )
-                if last is not None and first_version != last + 1:
-                    raise _version_conflict(table_id, first_version, last)
-                now = self._now()
-                session.add_all(
-                    TableAction(table_id=table_id, version=first_version + offset,
-                                action=action, created_at=now)
-                    for offset, action in enumerate(actions)
-                )
-                await session.flush()
+            while self._appends:
+                group, self._appends = self._appends, []
+                try:
+                    outcomes = await self._append_group(group)
+                except Exception:  # each append is retried on its own
+                    outcomes = [await self._append_alone(append) for append in group]
+                for append, outcome in zip(group, outcomes, strict=True):
+                    if append.done.done():
+                        continue
+                    if outcome is None:
+                        append.done.set_result(None)
+                    else:
+                        append.done.set_exception(outcome)
+        finally:
+            self._appender = None
+            for append in self._appends:  # only if this task itself was cancelled
+                if not append.done.done():
+                    append.done.set_exception(StoreError("unavailable", "the store closed"))
+            self._appends = []
+
+    async def _append_group(self, group: list[_Append]) -> list[Exception | None]:
+        """One transaction for ``group``: the refusals are decided first, the rest
+        is inserted with one statement and committed. Returns each append's outcome."""
+        ids = sorted({append.table_id for append in group})
+        outcomes: list[Exception | None] = []
+        rows: list[dict[str, Any]] = []
+        async with self._write() as session:
+            found = select(GameTable.id, GameTable.status).where(GameTable.id.in_(ids))
+            if not self._sqlite:
+                found = found.order_by(GameTable.id).with_for_update(key_share=True)
+            status = {row.id: row.status for row in await session.execute(found)}
+            last: dict[int, int | None] = dict.fromkeys(ids)
+            last.update((row.table_id, row.last) for row in await session.execute(
+                select(TableAction.table_id, func.max(TableAction.version).label("last"))
+                .where(TableAction.table_id.in_(ids))
+                .group_by(TableAction.table_id)
+            ))
+            now = self._now()
+            for append in group:
+                table_id, first = append.table_id, append.first_version
+                outcome: Exception | None = None
+                if table_id not in status:
+                    outcome = StoreError("no_such_table", f"there is no table {table_id}")
+                elif status[table_id] == "finished":
+                    outcome = StoreError("game_over", f"table {table_id}'s game is finished")
+                elif last[table_id] is not None and first != last[table_id] + 1:  # type: ignore[operator]
+                    outcome = _version_conflict(table_id, first, last[table_id])
+                else:
+                    rows.extend(
+                        {"table_id": table_id, "version": first + offset, "action": action,
+                         "created_at": now}
+                        for offset, action in enumerate(append.actions)
+                    )
+                    if append.actions:
+                        last[table_id] = first + len(append.actions) - 1
+                outcomes.append(outcome)
+            if rows:
+                await session.execute(insert(TableAction), rows)
+        return outcomes
+
+    async def _append_alone(self, append: _Append) -> Exception | None:
+        """``append`` in a transaction of its own (after its group failed as a whole,
+        e.g. because another process stored one of its versions first)."""
+        try:
+            outcomes = await self._append_group([append])
         except IntegrityError:  # the same version, stored a moment ago
-            raise _version_conflict(table_id, first_version, None) from None
+            return _version_conflict(append.table_id, append.first_version, None)
+        except Exception as error:  # handed to the caller
+            return error
+        return outcomes[0]
 
     async def unfinished_tables(self) -> list[TableRecord]:
         """Every table waiting or playing, with its actions in version order: what a

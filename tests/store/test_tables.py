@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from romme.engine.actions import Discard, Draw, NextRound, action_from_json
 from romme.engine.game import Game
@@ -202,6 +203,94 @@ async def test_no_actions_after_the_game_is_finished(store: Store) -> None:
     await store.finish_game(table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id],
                             results=[])
     await refused(store, "game_over", store.append_actions(table_id, 2, [{"type": "knock"}]))
+
+
+@pytest.mark.asyncio
+async def test_appends_of_many_tables_share_a_commit(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(20)]
+    commits = 0
+
+    def count(_connection: object) -> None:
+        nonlocal commits
+        commits += 1
+
+    event.listen(store._engine.sync_engine, "commit", count)
+    try:
+        await asyncio.gather(*(store.append_actions(t, 1, [{"type": "next_round"}])
+                               for t in tables))
+    finally:
+        event.remove(store._engine.sync_engine, "commit", count)
+    # The first append commits alone; the 19 that queued meanwhile share one commit.
+    assert 1 <= commits <= 3
+    for table_id in tables:
+        record = await store.get_table(table_id)
+        assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
+async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> None:
+    host, good = await new_table(store)
+    _, stale = await new_table(store, "Bert")
+    _, done = await new_table(store, "Cleo")
+    bot = await store.bot_player("casual")
+    await store.append_actions(stale, 1, [{"type": "next_round"}])
+    await store.finish_game(done, winners=[0], totals=[0, 10], seat_players=[host, bot.id],
+                            results=[])
+    results = await asyncio.gather(
+        store.append_actions(stale, 1, [{"type": "knock", "n": 1}]),
+        store.append_actions(good, 1, [{"type": "next_round"}]),
+        store.append_actions(999, 1, [{"type": "next_round"}]),
+        store.append_actions(done, 1, [{"type": "next_round"}]),
+        store.append_actions(good, 2, [{"type": "draw", "seat": 0}]),
+        store.append_actions(good, 2, [{"type": "draw", "seat": 1}]),
+        return_exceptions=True,
+    )
+    codes = [getattr(r, "code", r) for r in results]
+    assert codes == ["version_conflict", None, "no_such_table", "game_over", None,
+                     "version_conflict"]
+    record = await store.get_table(good)
+    assert record is not None
+    assert record.actions == [{"type": "next_round"}, {"type": "draw", "seat": 0}]
+    record = await store.get_table(stale)
+    assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
+async def test_a_group_that_fails_is_retried_one_append_at_a_time(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(4)]
+    await store.append_actions(tables[0], 1, [{"type": "next_round"}])
+    inserts = 0
+
+    def fail_first_group_insert(_conn: object, _cursor: object, statement: str,
+                                *_args: object) -> None:
+        nonlocal inserts
+        if statement.lstrip().upper().startswith("INSERT INTO TABLE_ACTIONS"):
+            inserts += 1
+            if inserts == 1:
+                raise RuntimeError("the database went away for a moment")
+
+    event.listen(store._engine.sync_engine, "before_cursor_execute", fail_first_group_insert)
+    try:
+        results = await asyncio.gather(
+            *(store.append_actions(t, 1 if t != tables[0] else 2, [{"type": "knock"}])
+              for t in tables),
+            store.append_actions(tables[1], 7, [{"type": "knock"}]),
+            return_exceptions=True,
+        )
+    finally:
+        event.remove(store._engine.sync_engine, "before_cursor_execute",
+                     fail_first_group_insert)
+    codes = [getattr(r, "code", r) for r in results]
+    assert codes[:4] == [None, None, None, None]
+    assert codes[4] == "version_conflict"
+    assert inserts >= 2
+    for table_id in tables:
+        record = await store.get_table(table_id)
+        assert record is not None and record.actions[-1] == {"type": "knock"}
 
 
 @pytest.mark.asyncio
