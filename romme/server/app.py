@@ -18,6 +18,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -338,7 +340,10 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="web"))
     else:
         routes.append(Route("/", no_client))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Text (scripts, styles, SVG cards, JSON) goes out compressed when the client
+    # accepts it; WebSockets pass through untouched.
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)])
     app.state.romme = state
     return app
 

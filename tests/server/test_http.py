@@ -5,6 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from romme.server.app import WEB_DIR
+
 from .conftest import nickname
 from .helpers import ServerProcess
 
@@ -114,3 +116,13 @@ def test_root_serves_the_web_client_or_a_notice(shared_server: ServerProcess) ->
 def test_running_tables_are_listed_for_spectators(shared_server: ServerProcess) -> None:
     answer = httpx.get(shared_server.base + "/api/tables")
     assert answer.status_code == 200 and isinstance(answer.json()["tables"], list)
+
+
+def test_the_web_client_goes_out_compressed(shared_server: ServerProcess) -> None:
+    plain = httpx.get(shared_server.base + "/js/table.js", headers={"Accept-Encoding": "identity"})
+    packed = httpx.get(shared_server.base + "/js/table.js", headers={"Accept-Encoding": "gzip"})
+    assert plain.status_code == packed.status_code == 200
+    assert "content-encoding" not in plain.headers
+    assert packed.headers["content-encoding"] == "gzip"
+    assert packed.content == plain.content == (WEB_DIR / "js" / "table.js").read_bytes()
+    assert int(packed.headers["content-length"]) < len(plain.content) / 2

@@ -34,6 +34,6 @@ def test_table_page_first_load_within_budget(server: str, browser: Any, new_cont
         cold.wait_for_timeout(200)
         assert cold.locator("#hand .hand-card").count() >= 13
         total = sum(received)
-        assert 50_000 < total <= BUDGET, f"{total} bytes"
+        assert 20_000 < total <= BUDGET, f"{total} bytes"
     finally:
         ctx.close()
