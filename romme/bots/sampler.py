@@ -73,6 +73,7 @@ def sample_game(view: SeatView, know: Knowledge, rng: random.Random) -> Game | N
     if view.knock_seats and view.history and view.phase == "draw":
         game.knock = KnockWindow(view.history[-1].seat, view.current, view.knock_seats)
     game.restocks = view.restocks
+    game.stall = view.stall
     game.round_seed = rng.randbytes(32)
     game.commitment = view.commitment
     game.history = list(view.history)

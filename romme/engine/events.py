@@ -192,6 +192,9 @@ class RoundResult:
     """Seats that went over the limit in this round."""
     seed: str
     commitment: str
+    ended: str = "out"
+    """How: ``"out"`` (a player went out), ``"stock"`` (the stock ran out for good)
+    or ``"stall"`` (``Rules.stall_turns`` turns in a row without a stock card)."""
 
     def to_json(self) -> dict[str, Any]:
         return to_json_fields(self)

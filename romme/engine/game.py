@@ -154,6 +154,8 @@ class Game:
         self.turn = TurnInfo()
         self.knock: KnockWindow | None = None
         self.restocks = 0
+        self.stall = 0
+        """Turns in a row, this round, whose draw did not take a card from the stock."""
         self.round_seed = b""
         self.commitment = ""
         self.history: list[HistoryEntry] = []
@@ -331,6 +333,7 @@ class Game:
         self.meld_owners = []
         self.opened = [False] * self.seats
         self.restocks = 0
+        self.stall = 0
         self.knock = None
         self.history = []
         self.current = order[0]
@@ -352,6 +355,8 @@ class Game:
         self.phase = Phase.DRAW
         self.turn = TurnInfo(opened_before=self.opened[seat])
         events: list[Event] = []
+        if self.rules.stall_turns and self.stall >= self.rules.stall_turns:
+            return self._end_round(winner=None, hand_rummy=False, ended="stall")
         if not self.stock:
             if self.restocks < self.rules.max_restocks and len(self.discard) > 1:
                 self.restocks += 1
@@ -361,11 +366,11 @@ class Game:
                 self.discard = [top]
                 events.append(Restocked(self.restocks, len(self.stock)))
             else:
-                return events + self._end_round(winner=None, hand_rummy=False)
+                return events + self._end_round(winner=None, hand_rummy=False, ended="stock")
         events.append(TurnStarted(seat))
         return events
 
-    def _end_round(self, winner: int | None, hand_rummy: bool) -> list[Event]:
+    def _end_round(self, winner: int | None, hand_rummy: bool, ended: str = "out") -> list[Event]:
         multiplier = self.rules.hand_rummy_multiplier if hand_rummy else 1
         penalties = [0] * self.seats
         if winner is not None:
@@ -396,7 +401,7 @@ class Game:
             round_no=self.round_no, winner=winner, hand_rummy=hand_rummy,
             penalties=tuple(penalties), totals=tuple(self.totals),
             hands=tuple(tuple(h) for h in self.hands), eliminated=eliminated,
-            seed=self.round_seed.hex(), commitment=self.commitment,
+            seed=self.round_seed.hex(), commitment=self.commitment, ended=ended,
         )
         self.results.append(result)
         self.knock = None
@@ -424,9 +429,11 @@ class Game:
                 raise IllegalAction("the discard pile is empty", "discard_empty")
             card = self.discard.pop()
             self.turn.drew_from_discard = card
+            self.stall += 1
             self.history.append(HistoryEntry(seat, "draw_discard", (card,)))
         elif action.source == "stock":
             card = self.stock.pop()
+            self.stall = 0
             self.history.append(HistoryEntry(seat, "draw_stock"))
         else:
             raise IllegalAction("draw from 'stock' or 'discard'", "bad_source")
@@ -580,6 +587,7 @@ class Game:
             raise IllegalAction("the stock has too few cards to knock", "stock_too_small")
         card = self.discard.pop()
         drawn = (self.stock.pop(), self.stock.pop())
+        self.stall = 0
         self.hands[seat].extend((card, *drawn))
         skipped = []
         step = self.knock.next_seat
@@ -635,6 +643,7 @@ class Game:
                 "discarder": self.knock.discarder, "next_seat": self.knock.next_seat,
                 "seats": list(self.knock.seats)},
             "restocks": self.restocks,
+            "stall": self.stall,
             "round_seed": self.round_seed.hex(),
             "commitment": self.commitment,
             "history": [{"seat": h.seat, "move": h.move, "cards": [str(c) for c in h.cards]}
@@ -675,6 +684,7 @@ class Game:
                 int(knock["discarder"]), int(knock["next_seat"]),
                 tuple(int(s) for s in knock["seats"]))
             game.restocks = int(data["restocks"])
+            game.stall = int(data.get("stall", 0))
             game.round_seed = bytes.fromhex(data["round_seed"])
             game.commitment = str(data["commitment"])
             game.history = [HistoryEntry(int(h["seat"]), str(h["move"]),

@@ -57,6 +57,9 @@ class Rules:
     may_return_discard: bool = False
     """May a player discard the card just taken from the discard pile?"""
     max_restocks: int = 2
+    stall_turns: int = 40
+    """A round in which this many turns in a row began without a card leaving the
+    stock (every player took the discard) ends with no winner; 0: never."""
     scoring: Scoring = "elimination"
     point_limit: int = 100
     """Elimination scoring: a player whose total goes over this is out."""
@@ -88,6 +91,8 @@ class Rules:
             problems.append("knock_window_seconds must be in (0, 60]")
         if self.max_restocks < 0:
             problems.append("max_restocks must not be negative")
+        if self.stall_turns < 0:
+            problems.append("stall_turns must not be negative")
         if self.scoring not in ("elimination", "rounds"):
             problems.append("scoring must be 'elimination' or 'rounds'")
         if self.point_limit < 1:

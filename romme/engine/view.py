@@ -63,6 +63,8 @@ class SeatView:
     history: tuple[HistoryEntry, ...]
     results: tuple[RoundResult, ...]
     winners: tuple[int, ...]
+    stall: int = 0
+    """Turns in a row whose draw took no card from the stock (``Rules.stall_turns``)."""
 
     @property
     def my_turn(self) -> bool:
@@ -110,6 +112,7 @@ def view_for(game: Game, seat: int | None) -> SeatView:
         history=tuple(game.history),
         results=tuple(game.results),
         winners=tuple(game.winners),
+        stall=game.stall,
     )
 
 

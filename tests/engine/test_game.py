@@ -387,6 +387,66 @@ def test_after_max_restocks_the_round_ends_without_a_winner() -> None:
     assert game.round_no == 2
 
 
+def _take_discard_and_throw_another(game: Game) -> list[object]:
+    """One turn of the current player: take the discard, throw another card."""
+    seat = game.current
+    events: list[object] = list(game.apply(Draw(seat, "discard")))
+    taken = game.turn.drew_from_discard
+    throw = next(c for c in game.hands[seat] if c != taken)
+    events += game.apply(Discard(seat, throw))
+    return events
+
+
+def test_a_round_where_nobody_draws_from_the_stock_ends_without_a_winner() -> None:
+    game = arranged(CLASSIC.replace(stall_turns=6), ["2H 5C 9D", "3H 6C TD"])
+    stock = len(game.stock)
+    events: list[object] = []
+    for _ in range(5):
+        events = _take_discard_and_throw_another(game)
+        assert game.in_round and game.stall == len(game.history) // 2
+    assert not any(isinstance(e, RoundEnded) for e in events)
+    events = _take_discard_and_throw_another(game)
+    ended = [e for e in events if isinstance(e, RoundEnded)]
+    assert ended and ended[0].result.winner is None and ended[0].result.ended == "stall"
+    assert game.totals == [0, 0] and game.phase is Phase.ROUND_OVER
+    assert len(game.stock) == stock
+    assert event_from_json(ended[0].to_json()) == ended[0]
+
+
+def test_a_stock_draw_or_a_knock_starts_the_stall_count_again() -> None:
+    game = arranged(CLASSIC.replace(stall_turns=3), ["2H 5C 9D", "3H 6C TD"])
+    _take_discard_and_throw_another(game)
+    _take_discard_and_throw_another(game)
+    assert game.stall == 2
+    restored = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert restored.stall == 2 and restored.clone().stall == 2
+    game.apply(Draw(game.current, "stock"))
+    assert game.stall == 0
+    game.apply(Discard(game.current, game.hands[game.current][0]))
+    for _ in range(2):
+        _take_discard_and_throw_another(game)
+    assert game.in_round and game.stall == 2
+    knocking = arranged(CLASSIC.replace(knock=True, stall_turns=3),
+                        ["2H 5C 9D", "3H 6C TD", "4S 7S 8D"])
+    _take_discard_and_throw_another(knocking)
+    assert knocking.stall == 1
+    knocking.apply(Knock(2))
+    assert knocking.stall == 0
+
+
+def test_without_a_stall_limit_the_discard_may_go_round_for_ever() -> None:
+    game = arranged(CLASSIC.replace(stall_turns=0), ["2H 5C 9D", "3H 6C TD"])
+    for _ in range(200):
+        _take_discard_and_throw_another(game)
+    assert game.in_round and game.stall == 200
+
+
+def test_stall_turns_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="stall_turns"):
+        CLASSIC.replace(stall_turns=-1)
+    assert Rules.from_json({**CLASSIC.to_json(), "stall_turns": 12}).stall_turns == 12
+
+
 # ---------------------------------------------------------------- scoring
 
 

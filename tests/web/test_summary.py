@@ -4,11 +4,14 @@ player still in, a red cross and "Exit" for one who went over the limit."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
+from romme.engine.actions import Discard, Draw
 from romme.engine.game import Game, Phase
 from romme.engine.reference import reference_action
 from romme.engine.rules import Rules
+from romme.server.app import WEB_DIR
 from tests.web.conftest import PHONE, shot
 from tests.web.ui import login_guest
 
@@ -66,3 +69,26 @@ def test_next_and_exit_between_rounds(server: str, new_context: Any) -> None:
     shot(page, "summary-eliminated-phone")
     page.click("#summary-exit")
     page.wait_for_selector("#new-game")
+
+
+def stalled_view() -> dict[str, Any]:
+    """A round the engine ended because nobody drew from the stock for 4 turns."""
+    game = Game.start(Rules.classic(point_limit=50, stall_turns=4), seats=3, seed=bytes(32))
+    while game.phase is not Phase.ROUND_OVER:
+        seat = game.current
+        game.apply(Draw(seat, "discard"))
+        taken = game.turn.drew_from_discard
+        game.apply(Discard(seat, next(c for c in game.hands[seat] if c != taken)))
+    view: dict[str, Any] = game.view_for(0).to_json()
+    assert view["results"][-1]["ended"] == "stall"
+    return view
+
+
+def test_a_stalled_round_says_why_nobody_scores(server: str, new_context: Any) -> None:
+    page = new_context("summary-stalled")
+    login_guest(page, server, "Stella")
+    show(page, stalled_view(), 9003)
+    text = page.locator(".summary-sub").inner_text()
+    catalog = json.loads((WEB_DIR / "locales" / "en.json").read_text())
+    assert text == catalog["summary.stalled"].replace("{n}", "4")
+    assert page.locator("#summary-next").is_enabled()

@@ -652,7 +652,8 @@ export class TableScreen {
     }
     const title = gameOver ? this.gameOverTitle() : t('summary.title', { n: result.round_no });
     let sub = '';
-    if (result.winner === null) sub = t('summary.no_winner');
+    if (result.winner === null && result.ended === 'stall') sub = t('summary.stalled', { n: v.rules.stall_turns });
+    else if (result.winner === null) sub = t('summary.no_winner');
     else if (result.hand_rummy) sub = t('summary.hand_rummy', { name: this.seatName(result.winner) });
     else sub = t('summary.winner', { name: this.seatName(result.winner) });
     const ratings = this.table.game_over?.ratings;
