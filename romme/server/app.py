@@ -32,7 +32,7 @@ from romme.server.config import DEFAULT_DB_URL, ServerOptions
 from romme.server.lobby import Connection, Hub
 from romme.server.protocol import ProtocolError, RateLimiter, dumps, error_message, parse_message
 from romme.server.timers import Clock, RealClock
-from romme.store import Store, StoreError
+from romme.store import PlayerRecord, Store, StoreError
 
 __all__ = ["ServerState", "create_app"]
 
@@ -120,6 +120,14 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
     def player_id(request: Request | WebSocket) -> int | None:
         return state.sessions.player_id(request.cookies.get(COOKIE_NAME))
 
+    async def session_player(request: Request | WebSocket) -> PlayerRecord | None:
+        """The player of the request's session; a released guest is no session."""
+        pid = player_id(request)
+        if pid is None or state.store is None:
+            return None
+        player = await store().get_player(pid)
+        return None if player is None or player.released else player
+
     def with_cookie(response: Response, pid: int | None) -> Response:
         if pid is None:
             response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax")
@@ -161,12 +169,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
     async def register(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            current = player_id(request)
-            guest_id = None
-            if current is not None:
-                me = await store().get_player(current)
-                if me is not None and me.guest:
-                    guest_id = me.id
+            me = await session_player(request)
+            guest_id = me.id if me is not None and me.guest else None
             player = await store().register(_text(body, "nickname"), _text(body, "password"),
                                             guest_id=guest_id)
             return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
@@ -180,11 +184,17 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         return await api(request, run)
 
     async def logout(request: Request) -> Response:
+        # A guest has no password and cannot come back: its nickname is freed.
+        me = await session_player(request)
+        if me is not None and me.guest:
+            await store().release_guest(me.id)
+            if state.hub is not None:  # its sockets end too (close code 4401)
+                for conn in list(state.hub.by_player.get(me.id, ())):
+                    conn.close(4401)
         return with_cookie(JSONResponse({"ok": True}), None)
 
     async def me(request: Request) -> Response:
-        pid = player_id(request)
-        player = None if pid is None else await store().get_player(pid)
+        player = await session_player(request)
         if player is None:
             return _error("not_authenticated", "log in first")
         return JSONResponse({"player": player.to_json()})
@@ -233,8 +243,7 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             await websocket.close(code=4403)
             return
         await websocket.accept()
-        pid = player_id(websocket)
-        player = None if pid is None or state.store is None else await store().get_player(pid)
+        player = await session_player(websocket)
         if player is None or state.hub is None or state.hub.shutting_down:
             code = "not_authenticated" if player is None else "shutting_down"
             with contextlib.suppress(Exception):

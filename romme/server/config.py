@@ -52,6 +52,12 @@ class ServerOptions:
     bench_echo: bool = False
     """Expose ``/bench/echo``, a bare broadcast-echo WebSocket for bench/bench_server.py."""
     shutdown_grace: float = 5.0
+    housekeeping_seconds: float = 3600.0
+    """Real seconds between two runs of the housekeeping (the first runs within a
+    minute of the start): expired guests' nicknames, old lobby chat and
+    invitations, tables closed without a game."""
+    lobby_chat_days: float = 7.0
+    """Lobby chat older than this is deleted (table chat stays with its game)."""
 
     def replace(self, **changes: object) -> ServerOptions:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -90,6 +96,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--access-log", action="store_true", help="log every HTTP request")
     parser.add_argument("--secret-file", default="var/secret", metavar="PATH",
                         help="session secret, created if missing (or set ROMME_SECRET)")
+    parser.add_argument("--housekeeping-seconds", type=_positive, default=3600.0, metavar="S",
+                        help="seconds between two runs of the housekeeping: expired "
+                        "guests' nicknames, old lobby chat and invitations (default 3600)")
     parser.add_argument("--bench-echo", action="store_true",
                         help="expose /bench/echo for bench/bench_server.py")
 
@@ -98,4 +107,5 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
     return ServerOptions(
         time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
         bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
-        next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo)
+        next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
+        housekeeping_seconds=args.housekeeping_seconds)

@@ -88,4 +88,5 @@ class ViewEncoder:
                         for h in view.history],
             "results": [self._result(r) for r in view.results],
             "winners": list(view.winners),
+            "stall": view.stall,
         }

@@ -14,12 +14,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from romme.engine.errors import EngineError
 from romme.engine.fairness import new_match_seed
 from romme.engine.rules import Rules
 from romme.server import PROTOCOL_VERSION
+from romme.server.auth import SESSION_MAX_AGE
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
 from romme.server.protocol import (
@@ -215,7 +217,27 @@ class Hub:
         self.lobby_chat = [self.chat_json(m) for m in chat]
         self._lobby_task = asyncio.create_task(self._lobby_flusher())
         self.spawn(self._watch_loop())
+        self.spawn(self._housekeeping_loop())
         log.info("hub_started", extra={"tables": len(self.tables)})
+
+    async def _housekeeping_loop(self) -> None:
+        """Now and then: free the nicknames of guests whose sessions have expired,
+        delete old lobby chat, old invitations and tables closed without a game."""
+        every = self.options.housekeeping_seconds
+        await asyncio.sleep(min(every, 60.0))
+        while True:
+            now = datetime.now(UTC)
+            try:
+                counts = await self.store.prune(
+                    guests_before=now - timedelta(seconds=SESSION_MAX_AGE),
+                    chat_before=now - timedelta(days=self.options.lobby_chat_days),
+                    invitations_before_ms=int((now - timedelta(days=1)).timestamp() * 1000),
+                    closed_before=now - timedelta(days=1),
+                )
+                log.info("housekeeping", extra=counts)
+            except Exception:
+                log.exception("housekeeping_failed")
+            await asyncio.sleep(every)
 
     async def _watch_loop(self, every: float = 0.5, late: float = 0.1) -> None:
         """Log when the event loop answers late (something blocked it)."""

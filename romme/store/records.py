@@ -32,6 +32,9 @@ class PlayerRecord:
     sigma: float
     games_played: int
     games_won: int
+    released: bool = False
+    """A guest who logged out or whose session expired: its nickname is free and
+    it is no longer a session."""
 
     def to_json(self) -> dict[str, Any]:
         """``Player`` of the wire protocol."""

@@ -26,7 +26,19 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Connection, event, func, insert, or_, select, text
+from sqlalchemy import (
+    Connection,
+    String,
+    cast,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
@@ -146,6 +158,19 @@ def _clean_chat(text: object) -> str:
     return cleaned
 
 
+_RELEASED = "~released:"
+"""Prefix of a released guest's nickname key: "~" is never in a nickname."""
+
+
+def _rowcount(result: Any) -> int:
+    """Rows an UPDATE or DELETE touched."""
+    return int(result.rowcount)
+
+
+def _released(player: Player) -> bool:
+    return player.nickname_key.startswith(_RELEASED)
+
+
 def _record(player: Player) -> PlayerRecord:
     return PlayerRecord(
         id=player.id,
@@ -157,6 +182,7 @@ def _record(player: Player) -> PlayerRecord:
         sigma=player.sigma,
         games_played=player.games_played,
         games_won=player.games_won,
+        released=_released(player),
     )
 
 
@@ -418,6 +444,72 @@ class Store:
         async with self._read() as session:
             player = await self._player_by_key(session, key)
             return None if player is None else _record(player)
+
+    async def release_guest(self, player_id: int) -> bool:
+        """Free a guest's nickname for others (a guest who logged out can never come
+        back: a guest has no password). The guest's games keep the name it played
+        under; the released account no longer counts as a session. Returns whether
+        a guest was released (``False`` for registered players, bots, unknown ids
+        and guests released before)."""
+        if not _is_int(player_id):
+            return False
+        async with self._write() as session:
+            player = await session.get(Player, player_id, with_for_update=True)
+            if player is None or not player.guest or player.is_bot or _released(player):
+                return False
+            player.nickname_key = f"{_RELEASED}{player.id}"
+            return True
+
+    async def prune(
+        self,
+        *,
+        guests_before: datetime,
+        chat_before: datetime,
+        invitations_before_ms: int,
+        closed_before: datetime,
+    ) -> dict[str, int]:
+        """Housekeeping, in one transaction: release the nicknames of guests created
+        before ``guests_before`` (their sessions have expired), delete lobby chat
+        written before ``chat_before`` (games keep their table chat), invitations
+        that expired or were answered before ``invitations_before_ms``, and tables
+        closed without a game that were opened before ``closed_before`` (with their
+        chat and invitations). Returns how many of each."""
+        for name, value in (("guests_before", guests_before), ("chat_before", chat_before),
+                            ("closed_before", closed_before)):
+            if not isinstance(value, datetime) or value.tzinfo is None:
+                raise _bad(f"{name} is an aware datetime")
+        if not _is_int(invitations_before_ms):
+            raise _bad("invitations_before_ms is an integer")
+        answered_before = datetime.fromtimestamp(invitations_before_ms / 1000, UTC)
+        async with self._write() as session:
+            guests = _rowcount(await session.execute(
+                update(Player)
+                .where(Player.guest.is_(True), Player.is_bot.is_(False),
+                       Player.created_at < guests_before,
+                       ~Player.nickname_key.startswith(_RELEASED))
+                .values(nickname_key=_RELEASED + cast(Player.id, String))
+                .execution_options(synchronize_session=False)
+            ))
+            chat = _rowcount(await session.execute(
+                delete(ChatMessage)
+                .where(ChatMessage.table_id.is_(None), ChatMessage.created_at < chat_before)
+            ))
+            invitations = _rowcount(await session.execute(
+                delete(Invitation).where(or_(
+                    Invitation.expires_at_ms < invitations_before_ms,
+                    Invitation.answered_at < answered_before,
+                ))
+            ))
+            closed = (await session.scalars(
+                select(GameTable.id)
+                .where(GameTable.status == "closed", GameTable.created_at < closed_before)
+            )).all()
+            if closed:
+                for model in (ChatMessage, Invitation, TableAction):
+                    await session.execute(delete(model).where(model.table_id.in_(closed)))
+                await session.execute(delete(GameTable).where(GameTable.id.in_(closed)))
+        return {"guests": guests, "lobby_chat": chat, "invitations": invitations,
+                "closed_tables": len(closed)}
 
     async def bot_player(self, level: str) -> PlayerRecord:
         """The persistent account of the computer opponent of this level

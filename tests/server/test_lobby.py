@@ -4,8 +4,13 @@ watching, player info."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import httpx
 import pytest
+
+from romme.store import Store
 
 from .conftest import ServerFactory, nickname
 from .helpers import Autoplayer, Client, ServerProcess, create_table, play_out
@@ -153,3 +158,57 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot(make_server: Serve
     assert over["table"] == table
     for client in (a, b, watcher):
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_guest_who_logs_out_frees_the_nickname(shared_server: ServerProcess) -> None:
+    name = nickname("Gus")
+    gus = await (await Client(shared_server, name).guest()).connect()
+    old_cookies = dict(gus.http.cookies)
+    try:
+        assert (await gus.http.post("/api/logout")).json() == {"ok": True}
+        for _ in range(100):
+            if gus.closed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert gus.closed == 4401
+        # The old session cookie is no session any more, anywhere.
+        async with httpx.AsyncClient(base_url=shared_server.base, cookies=old_cookies) as old:
+            assert (await old.get("/api/me")).status_code == 401
+        stale = Client(shared_server, name)
+        stale.http.cookies.update(old_cookies)
+        with pytest.raises(AssertionError, match="closed"):
+            await stale.connect()
+        assert stale.closed == 4401
+        assert stale.errors()[0]["code"] == "not_authenticated"
+        await stale.close()
+        # Someone else may now take the name.
+        again = await Client(shared_server, name.lower()).guest()
+        assert again.player["id"] != gus.player["id"]
+        info = (await again.http.get(f"/api/players/{name}")).json()
+        assert info["nickname"] == name.lower()
+        await again.close()
+    finally:
+        await gus.close()
+
+
+@pytest.mark.asyncio
+async def test_housekeeping_frees_expired_guests(make_server: ServerFactory,
+                                                 tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    long_ago = datetime.now(UTC) - timedelta(days=40)
+    store = await Store.open(url, clock=lambda: long_ago)
+    try:
+        await store.create_guest("Ancient")
+    finally:
+        await store.close()
+    server = make_server(db_url=url, extra=["--housekeeping-seconds", "0.2"])
+    async with httpx.AsyncClient(base_url=server.base) as client:
+        for _ in range(100):
+            answer = await client.post("/api/guest", json={"nickname": "Ancient"})
+            if answer.status_code == 200:
+                break
+            assert answer.json()["error"]["code"] == "nickname_taken"
+            await asyncio.sleep(0.1)
+        assert answer.status_code == 200, answer.text
+    assert '"housekeeping"' in server.logs()

@@ -110,6 +110,8 @@ export class LobbyScreen {
     if (!me) return;
     this.meEl.replaceChildren(avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname),
       me.guest ? h('span.badge', t('info.guest')) : h('span.badge', `★ ${Math.round(me.rating ?? 0)}`));
+    const logout = this.root.querySelector('#logout');
+    if (logout) logout.title = me.guest ? t('lobby.logout_guest') : '';
   }
 
   myTables() {
