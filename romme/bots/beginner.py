@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 from romme.bots.base import Decision, discardable
-from romme.bots.casual import CasualBot, completes_meld
-from romme.bots.evaluate import arrangement, opening, without
-from romme.bots.playbook import lay_melds, lay_off_options
-from romme.engine.actions import Discard, Draw
+from romme.bots.casual import CasualBot
+from romme.bots.evaluate import arrangement, without
+from romme.engine.actions import Discard
 from romme.engine.cards import Card
 from romme.engine.scoring import card_penalty
 from romme.engine.view import SeatView
@@ -38,38 +37,14 @@ class BeginnerBot(CasualBot):
     def knock(self, view: SeatView, rng: random.Random) -> Decision | None:
         return None
 
-    def draw(self, view: SeatView, rng: random.Random) -> Decision:
-        seat = view.seat
-        assert seat is not None
-        top = view.discard_top
-        if (top is not None and rng.random() >= MISS_DISCARD_PILE
-                and completes_meld(view.hand, top, view)):
-            return Decision(Draw(seat, "discard"), f"take {top}: it completes a meld")
-        return Decision(Draw(seat, "stock"), "draw from the stock")
+    def notices(self, rng: random.Random, what: str) -> bool:
+        miss = MISS_DISCARD_PILE if what == "discard_pile" else MISS_LAY_OFF
+        return rng.random() >= miss
 
-    def play(self, view: SeatView, rng: random.Random) -> Decision:
+    def opens_now(self, view: SeatView, points: int, rng: random.Random) -> bool:
         seat = view.seat
-        assert seat is not None
-        rules = view.rules
-        hand = view.hand
-        if view.opened[seat]:
-            arr = arrangement(hand, rules)
-            lay = lay_melds(view, arr.melds)
-            if lay is not None:
-                return Decision(lay, "lay what melds")
-        else:
-            opener = opening(hand, rules)
-            turns = sum(1 for e in view.history if e.seat == seat and e.move == "discard")
-            if opener is not None and (opener.points >= 40 or turns >= 6
-                                       or rng.random() >= SHY_OPENING):
-                lay = lay_melds(view, opener.melds)
-                if lay is not None:
-                    return Decision(lay, f"open with {opener.points} points")
-        arr = arrangement(hand, rules)
-        offs = lay_off_options(view, arr.left)
-        if offs and rng.random() >= MISS_LAY_OFF:
-            return Decision(offs[0], f"lay off {offs[0].card}")
-        return self.discard(view, rng)
+        turns = sum(1 for e in view.history if e.seat == seat and e.move == "discard")
+        return points >= 40 or turns >= 6 or rng.random() >= SHY_OPENING
 
     def discard(self, view: SeatView, rng: random.Random) -> Decision:
         seat = view.seat

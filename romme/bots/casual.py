@@ -45,7 +45,8 @@ class CasualBot(BaseBot):
         seat = view.seat
         assert seat is not None
         top = view.discard_top
-        if top is not None and completes_meld(view.hand, top, view):
+        if (top is not None and self.notices(rng, "discard_pile")
+                and completes_meld(view.hand, top, view)):
             return Decision(Draw(seat, "discard"), f"take {top}: it completes a meld")
         return Decision(Draw(seat, "stock"), "draw from the stock")
 
@@ -61,15 +62,24 @@ class CasualBot(BaseBot):
                 return Decision(lay, "lay what melds")
         else:
             opener = opening(hand, rules)
-            if opener is not None:
+            if opener is not None and self.opens_now(view, opener.points, rng):
                 lay = lay_melds(view, opener.melds)
                 if lay is not None:
                     return Decision(lay, f"open with {opener.points} points")
         arr = arrangement(hand, rules)
         offs = lay_off_options(view, arr.left)
-        if offs:
+        if offs and self.notices(rng, "lay_off"):
             return Decision(offs[0], f"lay off {offs[0].card}")
         return self.discard(view, rng)
+
+    def notices(self, rng: random.Random, what: str) -> bool:
+        """Whether it sees a chance (``discard_pile``: the top card completes a
+        meld; ``lay_off``): always; the beginner overlooks some."""
+        return True
+
+    def opens_now(self, view: SeatView, points: int, rng: random.Random) -> bool:
+        """Whether it opens with an opening worth ``points`` now: always."""
+        return True
 
     def discard(self, view: SeatView, rng: random.Random) -> Decision:
         seat = view.seat
