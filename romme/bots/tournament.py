@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from romme.bots import make_bot
-from romme.engine.actions import Action, Knock, NextRound
-from romme.engine.game import Game, Phase
+from romme.engine.actions import Action
+from romme.engine.game import Game
+from romme.engine.reference import Policy, play_game
 from romme.engine.rules import Rules
+from romme.engine.view import SeatView
 
 __all__ = [
     "LevelStats",
@@ -83,45 +85,26 @@ def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
     record = MatchRecord(tuple(levels), [0.0] * seats, [[] for _ in range(seats)],
                          [[] for _ in range(seats)])
     clock = time.process_time
-    seen_results = 0
-    while not game.is_over:
-        if record.actions >= MAX_ACTIONS:
-            raise RuntimeError("the game did not end")
-        action: Action | None = None
-        if game.phase in (Phase.NOT_STARTED, Phase.ROUND_OVER):
-            action = NextRound()
-        else:
-            for seat in game.knock_seats():
-                view = game.view_for(seat)
-                start = clock()
-                wish = bots[seat].decide(view)
-                record.times[seat].append(clock() - start)
-                if isinstance(wish, Knock):
-                    action = wish
-                    break
-                if wish is not None:
-                    raise RuntimeError(f"seat {seat} answered {wish!r} out of turn")
-            if action is None:
-                seat = game.current
-                view = game.view_for(seat)
-                start = clock()
-                action = bots[seat].decide(view)
-                record.times[seat].append(clock() - start)
-                if action is None:
-                    raise RuntimeError(f"seat {seat} ({levels[seat]}) did not move")
-        game.apply(action)
-        record.actions += 1
-        if on_action is not None:
-            on_action(game, action)
-        while seen_results < len(game.results):
-            result = game.results[seen_results]
-            seen_results += 1
-            record.rounds += 1
-            if result.winner is None:
-                continue
-            for seat in range(seats):
-                if seat == result.winner or result.hands[seat] or result.penalties[seat]:
-                    record.penalties[seat].append(result.penalties[seat])
+
+    def timed(seat: int) -> Policy:
+        bot, times = bots[seat], record.times[seat]
+
+        def decide(view: SeatView) -> Action | None:
+            start = clock()
+            action = bot.decide(view)
+            times.append(clock() - start)
+            return action
+        return decide
+
+    record.actions = len(play_game(game, [timed(seat) for seat in range(seats)],
+                                   max_actions=MAX_ACTIONS, on_action=on_action))
+    for result in game.results:
+        record.rounds += 1
+        if result.winner is None:
+            continue
+        for seat in range(seats):
+            if seat == result.winner or result.hands[seat] or result.penalties[seat]:
+                record.penalties[seat].append(result.penalties[seat])
     for seat in game.winners:
         record.wins[seat] = 1.0 / len(game.winners)
     return record

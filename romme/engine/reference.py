@@ -145,10 +145,13 @@ Policy = Callable[[SeatView], "Action | None"]
 
 
 def play_game(game: Game, policies: Sequence[Policy] | Policy = reference_action,
-              max_actions: int = 100_000) -> list[Action]:
+              max_actions: int = 100_000,
+              on_action: Callable[[Game, Action], None] | None = None) -> list[Action]:
     """Play ``game`` to its end with one policy per seat (or one for all);
     return the actions applied. Between rounds the table deals the next round.
-    After each discard, seats that may knock are asked first, in turn order."""
+    After each discard, seats that may knock are asked first, in turn order; a
+    seat asked out of turn may only knock or pass (``None``). ``on_action`` is
+    called after each action is applied."""
     if callable(policies):
         policies = [policies] * game.seats
     applied: list[Action] = []
@@ -164,10 +167,14 @@ def play_game(game: Game, policies: Sequence[Policy] | Policy = reference_action
                 if isinstance(wish, Knock):
                     action = wish
                     break
+                if wish is not None:
+                    raise RuntimeError(f"seat {seat} answered {wish!r} out of turn")
             if action is None:
                 action = policies[game.current](game.view_for(game.current))
             if action is None:
                 raise RuntimeError(f"seat {game.current} did not move")
         game.apply(action)
         applied.append(action)
+        if on_action is not None:
+            on_action(game, action)
     return applied
