@@ -34,18 +34,27 @@ TABLES = [(preset, seats) for preset in sorted(RULES) for seats in (2, 3, 4)
           if not (preset == "classic-knock" and seats == 2)]
 
 
+MATCHES_PER_TABLE = 250
+"""11 tables x 250 = 2,750 matches: each fast level sits in about 1,900 of them."""
+
+
 @pytest.mark.parametrize(("preset", "seats"), TABLES)
 def test_fast_levels_play_legal_matches(preset: str, seats: int) -> None:
     rules = RULES[preset]
     rng = random.Random(f"{preset}-{seats}")
     actions = 0
-    for _ in range(15):
+    played = dict.fromkeys(LEVELS[:3], 0)
+    for _ in range(MATCHES_PER_TABLE):
         levels = [rng.choice(LEVELS[:3]) for _ in range(seats)]
         seed = rng.randbytes(32)
         record = play_match(rules, levels, seed, [rng.getrandbits(32) for _ in range(seats)])
         actions += record.actions
         assert sum(record.wins) == pytest.approx(1.0)
-    assert actions > 300
+        assert record.rounds >= 1
+        for level in set(levels):
+            played[level] += 1
+    assert actions > 20 * MATCHES_PER_TABLE
+    assert min(played.values()) > MATCHES_PER_TABLE // 3, played
 
 
 @pytest.mark.parametrize("preset", ["classic-1", "classic-knock", "three-rounds"])
