@@ -225,6 +225,7 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._appends: list[_Append] = []
         self._appender: asyncio.Task[None] | None = None
+        self._storing: list[_Append] = []
 
     # ------------------------------------------------------------- lifecycle
 
@@ -706,30 +707,40 @@ class Store:
         self._appends.append(_Append(table_id, first_version, actions, done))
         if self._appender is None:
             self._appender = asyncio.create_task(self._store_appends())
+            self._appender.add_done_callback(self._writer_stopped)
         await asyncio.shield(done)
 
     async def _store_appends(self) -> None:
         """The writer task: store the waiting appends in groups until none is left."""
-        try:
-            while self._appends:
-                group, self._appends = self._appends, []
-                try:
-                    outcomes = await self._append_group(group)
-                except Exception:  # each append is retried on its own
-                    outcomes = [await self._append_alone(append) for append in group]
-                for append, outcome in zip(group, outcomes, strict=True):
-                    if append.done.done():
-                        continue
-                    if outcome is None:
-                        append.done.set_result(None)
-                    else:
-                        append.done.set_exception(outcome)
-        finally:
+        while self._appends:
+            group, self._appends = self._appends, []
+            self._storing = group
+            try:
+                outcomes = await self._append_group(group)
+            except Exception:  # each append is retried on its own
+                outcomes = [await self._append_alone(append) for append in group]
+            for append, outcome in zip(group, outcomes, strict=True):
+                if append.done.done():
+                    continue
+                if outcome is None:
+                    append.done.set_result(None)
+                else:
+                    append.done.set_exception(outcome)
+            self._storing = []
+        self._appender = None  # at once: the next append starts a new writer
+
+    def _writer_stopped(self, task: asyncio.Task[None]) -> None:
+        """If the writer was cancelled (or failed) the appends it held or that were
+        waiting are refused, and the next append starts a new writer."""
+        if self._appender is task:
             self._appender = None
-            for append in self._appends:  # only if this task itself was cancelled
-                if not append.done.done():
-                    append.done.set_exception(StoreError("unavailable", "the store closed"))
-            self._appends = []
+        if not task.cancelled() and task.exception() is None:
+            return
+        for append in [*self._storing, *self._appends]:
+            if not append.done.done():
+                append.done.set_exception(
+                    StoreError("server_busy", "the store stopped before storing this"))
+        self._storing, self._appends = [], []
 
     async def _append_group(self, group: list[_Append]) -> list[Exception | None]:
         """One transaction for ``group``: the refusals are decided first, the rest

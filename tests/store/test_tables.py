@@ -294,6 +294,28 @@ async def test_a_group_that_fails_is_retried_one_append_at_a_time(store: Store) 
 
 
 @pytest.mark.asyncio
+async def test_appends_left_by_a_stopped_writer_are_refused_not_lost(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(3)]
+    waiting = [asyncio.create_task(store.append_actions(t, 1, [{"type": "next_round"}]))
+               for t in tables]
+    await asyncio.sleep(0)  # the appends are queued; their writer has not begun
+    writer = store._appender
+    assert writer is not None
+    writer.cancel()
+    results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 10)
+    assert [getattr(r, "code", r) for r in results] == ["server_busy"] * 3
+    for table_id in tables:
+        record = await store.get_table(table_id)
+        assert record is not None and record.actions == []
+    # The next append starts a new writer.
+    await store.append_actions(tables[0], 1, [{"type": "next_round"}])
+    record = await store.get_table(tables[0])
+    assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
 async def test_empty_append_stores_nothing(store: Store) -> None:
     _, table_id = await new_table(store)
     before = await snapshot(store)
