@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import os
 import random
@@ -42,14 +44,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import contextlib
-
 import httpx
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
+
+
+def log_warnings(path: Path) -> dict[str, object]:
+    """How often each warning was logged (JSON lines), and the worst ``ms`` of each."""
+    found: dict[str, list[float]] = {}
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                entry = json.loads(line)
+                if isinstance(entry, dict) and entry.get("level") in ("warning", "error"):
+                    found.setdefault(str(entry.get("event")), []).append(float(entry.get("ms", 0)))
+    return {msg: f"{len(ms)}x, worst {max(ms):.0f} ms" for msg, ms in found.items()}
 
 
 def free_port() -> int:
@@ -112,6 +124,11 @@ class Stats:
     measuring: bool = False
     cpu: float = 0.0
     """The server's CPU use while measured (1.0 = one core busy)."""
+    client_cpu: float = 0.0
+    """The load generator's own CPU use while measured (this process)."""
+    client_lag: float = 0.0
+    """The worst lateness of the load generator's event loop while measured: a
+    latency this long may be the load generator's, not the server's."""
 
 
 class Seat:
@@ -189,6 +206,16 @@ class Seat:
                                            "action": data}))
 
 
+async def watch_lag(stats: Stats, duration: float, every: float = 0.01) -> None:
+    """Record how late this process's event loop wakes up, for ``duration`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + duration
+    while loop.time() < end:
+        planned = loop.time() + every
+        await asyncio.sleep(every)
+        stats.client_lag = max(stats.client_lag, loop.time() - planned)
+
+
 async def guest(http: httpx.AsyncClient, name: str) -> str:
     for attempt in range(5):
         try:
@@ -230,13 +257,24 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
             await seat.request({"type": "join_table", "table": table}, f"j{t}")
         await group[0].request({"type": "start_game", "table": table}, f"s{t}")
     await asyncio.sleep(min(5.0, think * 3))
+    # The load generator's garbage collector would pause it for up to ~0.2 s with
+    # 2,000 clients' state in memory: a pause that is not the server's latency.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stats.measuring = True
     began = time.perf_counter()
     cpu_start = server.cpu_seconds()
+    client_start = time.process_time()
+    watcher = asyncio.get_running_loop().create_task(watch_lag(stats, duration))
     await asyncio.sleep(duration)
+    await watcher
     stats.measuring = False
     elapsed = time.perf_counter() - began
     stats.cpu = (server.cpu_seconds() - cpu_start) / elapsed
+    stats.client_cpu = (time.process_time() - client_start) / elapsed
+    gc.enable()
+    gc.unfreeze()
     stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
     for seat in seats:
         seat.stop_at = 0
@@ -285,6 +323,11 @@ async def run_echo_load(port: int, tables: int, think: float, duration: float) -
     readers = [asyncio.create_task(reader(ws, i // 4)) for i, ws in enumerate(sockets)]
     movers = [asyncio.create_task(mover(g)) for g in range(tables)]
     await asyncio.sleep(min(5.0, think * 3))
+    # The load generator's garbage collector would pause it for up to ~0.2 s with
+    # 2,000 clients' state in memory: a pause that is not the server's latency.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stats.measuring = True
     began = time.perf_counter()
     await asyncio.sleep(duration)
@@ -326,6 +369,8 @@ def main() -> None:
     rows: dict[str, list[tuple[float, float, float, float]]] = {"server": [], "echo": []}
     memory: list[tuple[float, float]] = []
     cpu: list[float] = []
+    client_cpu: list[float] = []
+    client_lag: list[float] = []
     errors = 0
     codes: dict[str, int] = {}
     for repeat in range(args.repeats):
@@ -336,6 +381,8 @@ def main() -> None:
             stats = asyncio.run(run_server_load(server, args.tables, args.think,
                                                 args.duration, f"{repeat}x{os.getpid()}"))
             cpu.append(stats.cpu * 100)
+            client_cpu.append(stats.client_cpu * 100)
+            client_lag.append(stats.client_lag * 1000)
             memory.append(server.memory())
             errors += stats.errors
             for code, count in stats.codes.items():
@@ -356,7 +403,11 @@ def main() -> None:
             raise
         finally:
             server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+        warnings = log_warnings(Path(tmp) / "server.log")
+        if warnings:
+            print(f"repeat {repeat + 1}: the server logged {warnings}")
+        if not os.environ.get("ROMME_BENCH_KEEP"):
+            shutil.rmtree(tmp, ignore_errors=True)
         print(f"repeat {repeat + 1}: server {rows['server'][-1]}"
               + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""), flush=True)
 
@@ -371,7 +422,9 @@ def main() -> None:
               f"p99.9 {spread(list(cols[3]), ' ms', 2)}")
     print(f"server memory: {spread([m[0] for m in memory], ' MiB')} "
           f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
-          f"server CPU while measured: {spread(cpu, ' % of a core')}; errors: {errors} {codes}")
+          f"server CPU while measured: {spread(cpu, ' % of a core')}; load generator CPU: "
+          f"{spread(client_cpu, ' % of a core')}, its worst event-loop lag "
+          f"{spread(client_lag, ' ms')}; errors: {errors} {codes}")
     if rows["echo"]:
         s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]
         e = [statistics.median(c) for c in zip(*rows["echo"], strict=True)]

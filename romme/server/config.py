@@ -56,6 +56,11 @@ class ServerOptions:
     """Real seconds between two runs of the housekeeping (the first runs within a
     minute of the start): expired guests' nicknames, old lobby chat and
     invitations, tables closed without a game."""
+    gc_freeze_seconds: float = 10.0
+    """How often the objects that have lived a while are frozen, so that the garbage
+    collector's pauses stay short (0: leave the collector alone)."""
+    gc_full_seconds: float = 900.0
+    """How often everything is unfrozen and collected once (one longer pause)."""
     lobby_chat_days: float = 7.0
     """Lobby chat older than this is deleted (table chat stays with its game)."""
 

@@ -24,6 +24,7 @@ from romme.server import PROTOCOL_VERSION
 from romme.server.auth import SESSION_MAX_AGE
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
+from romme.server.gcpolicy import GcPolicy
 from romme.server.protocol import (
     ActionMsg,
     AnswerInvitation,
@@ -218,6 +219,8 @@ class Hub:
         self._lobby_task = asyncio.create_task(self._lobby_flusher())
         self.spawn(self._watch_loop())
         self.spawn(self._housekeeping_loop())
+        if self.options.gc_freeze_seconds:
+            self.spawn(self._gc_loop())
         log.info("hub_started", extra={"tables": len(self.tables)})
 
     async def _housekeeping_loop(self) -> None:
@@ -238,6 +241,17 @@ class Hub:
             except Exception:
                 log.exception("housekeeping_failed")
             await asyncio.sleep(every)
+
+    async def _gc_loop(self) -> None:
+        """Keep the garbage collector's pauses short (see :mod:`romme.server.gcpolicy`)."""
+        policy = GcPolicy(self.options.gc_freeze_seconds, self.options.gc_full_seconds)
+        policy.start()
+        try:
+            while True:
+                await asyncio.sleep(min(5.0, self.options.gc_freeze_seconds))
+                policy.tick()
+        finally:
+            policy.stop()
 
     async def _watch_loop(self, every: float = 0.5, late: float = 0.1) -> None:
         """Log when the event loop answers late (something blocked it)."""

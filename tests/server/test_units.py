@@ -3,7 +3,9 @@ encoder, the clocks, sessions."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import weakref
 
 import pytest
 
@@ -12,6 +14,7 @@ from romme.engine.reference import play_game
 from romme.engine.rules import Rules
 from romme.server.auth import Sessions, load_secret
 from romme.server.encode import ViewEncoder
+from romme.server.gcpolicy import GcPolicy
 from romme.server.protocol import (
     ActionMsg,
     ProtocolError,
@@ -132,3 +135,36 @@ def test_sessions_sign_and_refuse_forgeries(tmp_path: object, monkeypatch: pytes
     assert sessions.player_id(token[:-2] + "xx") is None
     assert Sessions("another secret").player_id(token) is None
     assert sessions.player_id(None) is None
+
+
+class _Node:
+    """A container that can take part in a reference cycle."""
+
+    def __init__(self) -> None:
+        self.other: object = None
+
+
+def test_gc_policy_freezes_and_now_and_then_collects_everything() -> None:
+    policy = GcPolicy(freeze_every=10, full_every=100)
+    try:
+        policy.start(now=0)
+        assert gc.get_freeze_count() > 0
+        assert policy.tick(now=5) is None
+        # A cycle that was alive at a freeze, then dropped: the collector does not
+        # scan frozen objects, so an ordinary collection leaves it...
+        a, b = _Node(), _Node()
+        a.other, b.other = b, a
+        probe = weakref.ref(a)
+        assert policy.tick(now=10) == "freeze"
+        del a, b
+        gc.collect()
+        assert probe() is not None
+        assert policy.tick(now=50) == "freeze"
+        # ... until the full collection, which unfreezes, collects and freezes again.
+        assert policy.tick(now=100) == "full"
+        assert probe() is None
+        assert gc.get_freeze_count() > 0
+        assert policy.tick(now=105) is None
+    finally:
+        policy.stop()
+    assert gc.get_freeze_count() == 0
