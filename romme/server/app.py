@@ -188,9 +188,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         me = await session_player(request)
         if me is not None and me.guest:
             await store().release_guest(me.id)
-            if state.hub is not None:  # its sockets end too (close code 4401)
-                for conn in list(state.hub.by_player.get(me.id, ())):
-                    conn.close(4401)
+            if state.hub is not None:
+                state.hub.disconnect_player(me.id, 4401)
         return with_cookie(JSONResponse({"ok": True}), None)
 
     async def me(request: Request) -> Response:

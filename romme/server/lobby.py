@@ -425,6 +425,11 @@ class Hub:
                                        "playing": playing, "online": online,
                                        "players": players}))
 
+    def disconnect_player(self, player_id: int, code: int) -> None:
+        """Close every connection of the player (e.g. 4401 after a guest logged out)."""
+        for conn in list(self.by_player.get(player_id, ())):
+            conn.close(code)
+
     def send_to_player(self, player_id: int, data: dict[str, Any]) -> None:
         text = dumps(data)
         for conn in list(self.by_player.get(player_id, ())):

@@ -162,6 +162,18 @@ _RELEASED = "~released:"
 """Prefix of a released guest's nickname key: "~" is never in a nickname."""
 
 
+async def _release_guests(session: AsyncSession, *where: Any) -> int:
+    """Free the nicknames of the guests (not bots, not released yet) that match
+    ``where``; returns how many."""
+    return _rowcount(await session.execute(
+        update(Player)
+        .where(Player.guest.is_(True), Player.is_bot.is_(False),
+               ~Player.nickname_key.startswith(_RELEASED), *where)
+        .values(nickname_key=_RELEASED + cast(Player.id, String))
+        .execution_options(synchronize_session=False)
+    ))
+
+
 def _rowcount(result: Any) -> int:
     """Rows an UPDATE or DELETE touched."""
     return int(result.rowcount)
@@ -455,11 +467,7 @@ class Store:
         if not _is_int(player_id):
             return False
         async with self._write() as session:
-            player = await session.get(Player, player_id, with_for_update=True)
-            if player is None or not player.guest or player.is_bot or _released(player):
-                return False
-            player.nickname_key = f"{_RELEASED}{player.id}"
-            return True
+            return await _release_guests(session, Player.id == player_id) == 1
 
     async def prune(
         self,
@@ -483,14 +491,7 @@ class Store:
             raise _bad("invitations_before_ms is an integer")
         answered_before = datetime.fromtimestamp(invitations_before_ms / 1000, UTC)
         async with self._write() as session:
-            guests = _rowcount(await session.execute(
-                update(Player)
-                .where(Player.guest.is_(True), Player.is_bot.is_(False),
-                       Player.created_at < guests_before,
-                       ~Player.nickname_key.startswith(_RELEASED))
-                .values(nickname_key=_RELEASED + cast(Player.id, String))
-                .execution_options(synchronize_session=False)
-            ))
+            guests = await _release_guests(session, Player.created_at < guests_before)
             chat = _rowcount(await session.execute(
                 delete(ChatMessage)
                 .where(ChatMessage.table_id.is_(None), ChatMessage.created_at < chat_before)
