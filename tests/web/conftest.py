@@ -71,11 +71,10 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free loopback port with a fresh SQLite database.
-    Computer opponents think about half a second (0.25..0.75 s a move), so that an
-    opponent's turn lasts long enough to sort one's hand meanwhile, even on a busy
-    machine."""
+    Computer opponents think about a third of a second, so that an opponent's turn
+    lasts long enough to sort one's hand meanwhile."""
     tmp = tmp_path_factory.mktemp("server")
-    proc, base = start_server(tmp, "--bot-delay", "0.5")
+    proc, base = start_server(tmp, "--bot-delay", "0.3")
     yield base
     stop_server(proc)
 

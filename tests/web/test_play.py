@@ -49,7 +49,7 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
                 if v["melds"] and not shots.get("table"):
                     take_table_shots(page)
                     shots["table"] = True
-            elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) > 3:
+            elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) >= 2:
                 before = hand_in_dom(page)
                 reorder(page, 0, len(before) - 1)
                 tally.add("sort_drag")
@@ -119,7 +119,8 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
             page.set_viewport_size(DESKTOP)
             shots["summary"] = True
             summary_in_every_language(page)
-        if (tally["lay"] and tally["lay_off"]) or time.monotonic() - started > 200:
+        if (tally["lay"] and tally["lay_off"] and tally["sort_drag"]) \
+                or time.monotonic() - started > 200:
             break
     assert tally["draw_stock"] >= 1, tally.counts
     assert tally["discard_drag"] >= 1, tally.counts
