@@ -447,6 +447,43 @@ def test_stall_turns_must_not_be_negative() -> None:
     assert Rules.from_json({**CLASSIC.to_json(), "stall_turns": 12}).stall_turns == 12
 
 
+THREE_ROUNDS_AS_STORED = {
+    "name": "three-rounds", "hand_size": 13, "opening_points": 30,
+    "opening_single_meld": False, "min_natural_cards": 2, "max_jokers_per_meld": 1,
+    "joker_penalty": 20, "ace_penalty": 15, "hand_rummy": True, "hand_rummy_multiplier": 2,
+    "knock": False, "knock_window_seconds": 3.0, "joker_exchange_to_hand": False,
+    "must_discard_to_go_out": True, "may_return_discard": False, "max_restocks": 2,
+    "stall_turns": 40, "scoring": "rounds", "point_limit": 100, "rounds": 3,
+    "turn_seconds": 45, "timeouts_before_away": 3, "min_seats": 2, "max_seats": 4,
+}
+"""``Rules.three_rounds(turn_seconds=45).to_json()`` as tables have stored it."""
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"knock": True}, "three-rounds is played without the knock"),
+    ({"hand_rummy": False}, "three-rounds always plays with hand rummy"),
+])
+def test_three_rounds_refuses_the_options_its_rules_rule_out(options: dict[str, bool],
+                                                              reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        Rules.three_rounds(**options)
+    with pytest.raises(ValueError, match=reason):
+        Rules.preset("three-rounds", **options)
+    with pytest.raises(ValueError, match=reason):
+        THREE.replace(**options)
+    with pytest.raises(NotationError, match=reason):
+        Rules.from_json({**THREE_ROUNDS_AS_STORED, **options})
+    assert getattr(CLASSIC.replace(**options), next(iter(options))) is next(
+        iter(options.values()))  # classic allows both
+
+
+def test_stored_three_rounds_rules_and_games_still_load() -> None:
+    rules = Rules.from_json(THREE_ROUNDS_AS_STORED)
+    assert rules == Rules.three_rounds(turn_seconds=45)
+    game = Game.start(rules, 4, SEED)
+    assert Game.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
+
+
 # ---------------------------------------------------------------- scoring
 
 
