@@ -30,7 +30,9 @@ from romme.engine.events import (
 )
 from romme.engine.fairness import commitment_of, verify_deal
 from romme.engine.game import Game, Phase
+from romme.engine.reference import timeout_action
 from romme.engine.rules import Rules
+from romme.engine.view import discardable_cards
 
 from .helpers import SEED, arranged, card, cards
 
@@ -238,6 +240,39 @@ def test_three_rounds_exchanged_joker_may_be_discarded() -> None:
     game.apply(ExchangeJoker(0, card("6H"), 0, 1))
     game.apply(Discard(0, JOKER))
     assert game.discard[-1] == JOKER
+
+
+def test_three_rounds_exchanged_joker_may_be_discarded_after_laying_a_joker_from_the_pile(
+) -> None:
+    """A joker taken from the discard pile and laid, then a joker exchanged: the joker in
+    hand is the exchanged one, so it may go back to the pile (cards are values, so the rule
+    against returning the card taken from the pile must not catch it)."""
+    game = arranged(THREE, ["TC JC 6H 2S 9D", "3H 6C TD"], upcard="XX",
+                    melds=[(1, "5H XX 7H")], opened=[0, 1])
+    game.apply(Draw(0, "discard"))
+    game.apply(Lay(0, (cards("TC JC XX"),)))
+    game.apply(ExchangeJoker(0, card("6H"), 0, 1))
+    assert game.hands[0] == list(cards("2S 9D XX")) and game.turn.pending_jokers == 1
+    rejected(game, Discard(0, card("2S")), "joker_must_be_played")
+    legal = game.legal_actions(0)
+    assert legal == [Discard(0, JOKER)]
+    timeout = timeout_action(game.view_for(0))
+    assert timeout == Discard(0, JOKER)
+    game.apply(timeout)
+    assert game.discard[-1] == JOKER and game.current == 1
+
+
+def test_timeout_action_meets_an_obligation_that_blocks_every_discard() -> None:
+    """Should an obligation of the turn ever block every discard (two exchanged jokers
+    pending: each discard leaves one), the timeout move is still a legal action: here
+    a joker laid in a new meld, after which a discard is allowed."""
+    game = arranged(THREE, ["TC JC 2S 9D XX XX", "3H 6C TD"], opened=[0, 1], drawn=True)
+    game.turn.pending_jokers = 2
+    assert not discardable_cards(game.view_for(0))
+    action = timeout_action(game.view_for(0))
+    assert isinstance(action, Lay) and action in game.legal_actions(0)
+    game.apply(action)
+    assert timeout_action(game.view_for(0)) == Discard(0, JOKER)
 
 
 # ---------------------------------------------------------------- going out
