@@ -32,7 +32,7 @@ from typing import Any
 from romme.engine.cards import Card, format_cards, parse_cards, shoe_counter
 from romme.engine.errors import CardParseError, EngineError, InvalidMeld
 from romme.engine.melds import Meld
-from romme.engine.rules import PRESETS, Rules
+from romme.engine.rules import DEFAULT_SEATS, PRESETS, Rules
 
 __all__ = ["COMMANDS", "Command", "UsageError", "build_parser", "check_hand", "command", "main"]
 
@@ -263,7 +263,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
     _add_rules_argument(parser)
-    parser.add_argument("--seats", type=int, default=2, metavar="N", help="players (2-4)")
+    parser.add_argument("--seats", type=int, default=None, metavar="N",
+                        help="players, 2-4 (default: 2 classic, 4 three-rounds)")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="shuffle seed")
     parser.add_argument("--limit", type=int, default=None, metavar="L", help="point limit")
     parser.add_argument("--knock", action="store_true", help="play with the knock")
@@ -280,20 +281,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     from romme.engine.game import Game
     from romme.engine.reference import reference_action
 
-    rules = Rules.preset(args.rules)
+    options: dict[str, Any] = {}
     if args.limit is not None:
         if args.limit < 1:
             raise UsageError("the point limit must be a positive number")
-        rules = rules.replace(point_limit=args.limit)
+        options["point_limit"] = args.limit
     if args.knock:
-        rules = rules.replace(knock=True)
-    if not rules.min_seats <= args.seats <= rules.max_seats:
+        options["knock"] = True
+    try:
+        rules = Rules.preset(args.rules, **options)
+    except ValueError as exc:  # an option the preset rules out, e.g. three-rounds --knock
+        raise UsageError(str(exc)) from exc
+    seats = DEFAULT_SEATS[args.rules] if args.seats is None else args.seats
+    if not rules.min_seats <= seats <= rules.max_seats:
         raise UsageError(f"a table has {rules.min_seats} to {rules.max_seats} seats")
     seed = (new_match_seed() if args.seed is None
             else hashlib.sha256(f"romme-play:{args.seed}".encode()).digest())
-    game = Game(rules, args.seats, seed)
-    names = [f"seat {s}" for s in range(args.seats)]
-    print(f"romme: {rules.name}, {args.seats} players, "
+    game = Game(rules, seats, seed)
+    names = [f"seat {s}" for s in range(seats)]
+    print(f"romme: {rules.name}, {seats} players, "
           + (f"{rules.rounds} rounds" if rules.scoring == "rounds"
              else f"point limit {rules.point_limit}"))
     from romme.engine.reference import play_game

@@ -303,6 +303,24 @@ def test_play_refuses_bad_options() -> None:
     assert romme("play", "--limit", "0").returncode == 2
 
 
+def test_play_seats_four_for_three_rounds_and_two_for_classic_by_default() -> None:
+    three = romme("play", "--rules", "three-rounds", "--seed", "1")
+    assert three.returncode == 0, three.stderr
+    assert three.stdout.startswith("romme: three-rounds, 4 players, 3 rounds")
+    assert "seat 3" in three.stdout
+    classic = romme("play", "--seed", "1", "--limit", "1")
+    assert classic.stdout.startswith("romme: classic, 2 players, point limit 1")
+    two = romme("play", "--rules", "three-rounds", "--seats", "2", "--seed", "1")
+    assert two.stdout.startswith("romme: three-rounds, 2 players")
+
+
+def test_play_refuses_the_knock_in_three_rounds() -> None:
+    result = romme("play", "--rules", "three-rounds", "--knock", "--seats", "3")
+    assert result.returncode == 2
+    assert "three-rounds is played without the knock" in result.stderr
+    assert result.stdout == "" and no_traceback(result)
+
+
 def test_no_subcommand_is_a_usage_error() -> None:
     result = romme()
     assert result.returncode == 2

@@ -36,6 +36,7 @@ from romme.engine.actions import (
 )
 from romme.engine.cards import JOKER, Card, parse_cards, shoe_counter
 from romme.engine.codec import decode_value, restore_meld
+from romme.engine.discards import discard_refusal
 from romme.engine.errors import IllegalAction, InvalidMeld, NotationError
 from romme.engine.events import (
     Discarded,
@@ -552,13 +553,10 @@ class Game:
         seat, card = action.seat, action.card
         hand = self.hands[seat]
         self._check_hand(seat, [card])
-        if (not self.rules.may_return_discard and card == self.turn.drew_from_discard
-                and hand.count(card) == 1 and len(hand) > 1):
-            raise IllegalAction("you may not discard the card you took from the discard pile",
-                                "cannot_return_discard")
-        if self.turn.pending_jokers - (1 if card.is_joker else 0) > 0:
-            raise IllegalAction("the exchanged joker must be laid in a new meld or discarded",
-                                "joker_must_be_played")
+        refusal = discard_refusal(hand, card, drew_from_discard=self.turn.drew_from_discard,
+                                  pending_jokers=self.turn.pending_jokers, rules=self.rules)
+        if refusal is not None:
+            raise refusal
         hand.remove(card)
         self.discard.append(card)
         self.history.append(HistoryEntry(seat, "discard", (card,)))

@@ -18,7 +18,7 @@ from romme.engine.melds import Meld
 from romme.engine.rules import Rules
 from romme.engine.scoring import card_penalty
 from romme.engine.solver import Arrangement, solve, solve_opening
-from romme.engine.view import SeatView, discardable_cards
+from romme.engine.view import SeatView, discardable_cards, legal_actions
 
 __all__ = [
     "Policy",
@@ -45,7 +45,8 @@ def uses_card(hand: Sequence[Card], card: Card, rules: Rules) -> bool:
 def cheapest_discard(view: SeatView) -> Card:
     """The card whose loss costs least: the one that leaves the best hand
     (least penalty after solving), never a joker when another card will do;
-    among equals the costliest card goes."""
+    among equals the costliest card goes. The seat must have a card it may
+    discard (see :func:`~romme.engine.view.discardable_cards`)."""
     rules = view.rules
     options = discardable_cards(view)
     naturals = [c for c in options if not c.is_joker]
@@ -60,13 +61,20 @@ def cheapest_discard(view: SeatView) -> Card:
 
 def timeout_action(view: SeatView) -> Action | None:
     """What the server plays for a seat whose turn time ran out: draw from the
-    stock if not drawn yet, then discard the card whose loss costs least."""
+    stock if not drawn yet, then discard the card whose loss costs least.
+
+    It is a legal action whenever it is the seat's turn (``None`` otherwise): the
+    server relies on it to move a table on. Should an obligation of the turn block
+    every discard, it meets the obligation first (one of the listed legal actions).
+    """
     seat = view.seat
     if seat is None or not view.my_turn:
         return None
     if view.phase == "draw":
         return Draw(seat, "stock")
-    return Discard(seat, cheapest_discard(view))
+    if discardable_cards(view):
+        return Discard(seat, cheapest_discard(view))
+    return next(iter(legal_actions(view)), None)
 
 
 def _lay_action(view: SeatView, arrangement: Arrangement | None) -> Lay | None:

@@ -9,6 +9,9 @@ reads fields, never the preset's name.
 True
 >>> Rules.preset("classic", point_limit=1).point_limit
 1
+>>> Rules.three_rounds(knock=True)
+Traceback (most recent call last):
+ValueError: three-rounds is played without the knock (classic only)
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ from typing import Any, Literal
 
 from romme.engine.errors import NotationError
 
-__all__ = ["PRESETS", "Rules", "Scoring"]
+__all__ = ["DEFAULT_SEATS", "PRESETS", "Rules", "Scoring"]
 
 Scoring = Literal["elimination", "rounds"]
 
 PRESETS = ("classic", "three-rounds")
+
+DEFAULT_SEATS = {"classic": 2, "three-rounds": 4}
+"""The players each preset is made for: a new table's seats unless chosen (both
+presets allow 2 to 4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +38,9 @@ class Rules:
     """Every option of a table. Use :meth:`classic` or :meth:`three_rounds`."""
 
     name: str = "classic"
-    """The preset this value was built from (informational only)."""
+    """The preset this value was built from. Play reads the fields alone; the name
+    only bounds them where a preset rules an option out (three-rounds: never the
+    knock, always hand rummy)."""
 
     hand_size: int = 13
     opening_points: int = 30
@@ -103,6 +112,11 @@ class Rules:
             problems.append("turn_seconds must be 5..600")
         if self.timeouts_before_away < 1:
             problems.append("timeouts_before_away must be at least 1")
+        if self.name == "three-rounds":
+            if self.knock:
+                problems.append("three-rounds is played without the knock (classic only)")
+            if not self.hand_rummy:
+                problems.append("three-rounds always plays with hand rummy")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -113,7 +127,9 @@ class Rules:
 
     @classmethod
     def three_rounds(cls, **options: Any) -> Rules:
-        """Four players, three rounds, highest score wins (seed 003)."""
+        """Four players, three rounds, highest score wins (seed 003). Played
+        without the knock and always with hand rummy: options that would change
+        either are refused (``ValueError``), as is any other invalid value."""
         base: dict[str, Any] = {
             "name": "three-rounds",
             "max_jokers_per_meld": 1,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Knock, Lay, LayOff
 from romme.engine.cards import JOKER, Card, Suit
 from romme.engine.codec import from_json_fields, to_json_fields
+from romme.engine.discards import discard_refusal
 from romme.engine.errors import InvalidMeld
 from romme.engine.events import HistoryEntry, RoundResult
 from romme.engine.melds import Meld, position_card
@@ -241,17 +242,9 @@ def legal_actions(view: SeatView) -> list[Action]:
 
 
 def discardable_cards(view: SeatView) -> list[Card]:
-    """The distinct cards this seat may discard now, ordered by code: not the
-    card just taken from the discard pile (unless it is the last, or the hand
-    holds its twin, or the rules allow it), and an exchanged joker that must go
-    leaves no other choice."""
+    """The distinct cards this seat may discard now, ordered by code (the rule is
+    :func:`romme.engine.discards.discard_refusal`)."""
     hand = view.hand
-    cards = []
-    for card in sorted(set(hand)):
-        if (not view.rules.may_return_discard and card == view.drew_from_discard
-                and hand.count(card) == 1 and len(hand) > 1):
-            continue
-        if view.pending_jokers - (1 if card.is_joker else 0) > 0:
-            continue
-        cards.append(card)
-    return cards
+    return [card for card in sorted(set(hand))
+            if discard_refusal(hand, card, drew_from_discard=view.drew_from_discard,
+                               pending_jokers=view.pending_jokers, rules=view.rules) is None]

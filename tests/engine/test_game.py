@@ -30,7 +30,9 @@ from romme.engine.events import (
 )
 from romme.engine.fairness import commitment_of, verify_deal
 from romme.engine.game import Game, Phase
+from romme.engine.reference import timeout_action
 from romme.engine.rules import Rules
+from romme.engine.view import discardable_cards
 
 from .helpers import SEED, arranged, card, cards
 
@@ -240,6 +242,39 @@ def test_three_rounds_exchanged_joker_may_be_discarded() -> None:
     assert game.discard[-1] == JOKER
 
 
+def test_three_rounds_exchanged_joker_may_be_discarded_after_laying_a_joker_from_the_pile(
+) -> None:
+    """A joker taken from the discard pile and laid, then a joker exchanged: the joker in
+    hand is the exchanged one, so it may go back to the pile (cards are values, so the rule
+    against returning the card taken from the pile must not catch it)."""
+    game = arranged(THREE, ["TC JC 6H 2S 9D", "3H 6C TD"], upcard="XX",
+                    melds=[(1, "5H XX 7H")], opened=[0, 1])
+    game.apply(Draw(0, "discard"))
+    game.apply(Lay(0, (cards("TC JC XX"),)))
+    game.apply(ExchangeJoker(0, card("6H"), 0, 1))
+    assert game.hands[0] == list(cards("2S 9D XX")) and game.turn.pending_jokers == 1
+    rejected(game, Discard(0, card("2S")), "joker_must_be_played")
+    legal = game.legal_actions(0)
+    assert legal == [Discard(0, JOKER)]
+    timeout = timeout_action(game.view_for(0))
+    assert timeout == Discard(0, JOKER)
+    game.apply(timeout)
+    assert game.discard[-1] == JOKER and game.current == 1
+
+
+def test_timeout_action_meets_an_obligation_that_blocks_every_discard() -> None:
+    """Should an obligation of the turn ever block every discard (two exchanged jokers
+    pending: each discard leaves one), the timeout move is still a legal action: here
+    a joker laid in a new meld, after which a discard is allowed."""
+    game = arranged(THREE, ["TC JC 2S 9D XX XX", "3H 6C TD"], opened=[0, 1], drawn=True)
+    game.turn.pending_jokers = 2
+    assert not discardable_cards(game.view_for(0))
+    action = timeout_action(game.view_for(0))
+    assert isinstance(action, Lay) and action in game.legal_actions(0)
+    game.apply(action)
+    assert timeout_action(game.view_for(0)) == Discard(0, JOKER)
+
+
 # ---------------------------------------------------------------- going out
 
 
@@ -445,6 +480,43 @@ def test_stall_turns_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="stall_turns"):
         CLASSIC.replace(stall_turns=-1)
     assert Rules.from_json({**CLASSIC.to_json(), "stall_turns": 12}).stall_turns == 12
+
+
+THREE_ROUNDS_AS_STORED = {
+    "name": "three-rounds", "hand_size": 13, "opening_points": 30,
+    "opening_single_meld": False, "min_natural_cards": 2, "max_jokers_per_meld": 1,
+    "joker_penalty": 20, "ace_penalty": 15, "hand_rummy": True, "hand_rummy_multiplier": 2,
+    "knock": False, "knock_window_seconds": 3.0, "joker_exchange_to_hand": False,
+    "must_discard_to_go_out": True, "may_return_discard": False, "max_restocks": 2,
+    "stall_turns": 40, "scoring": "rounds", "point_limit": 100, "rounds": 3,
+    "turn_seconds": 45, "timeouts_before_away": 3, "min_seats": 2, "max_seats": 4,
+}
+"""``Rules.three_rounds(turn_seconds=45).to_json()`` as tables have stored it."""
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"knock": True}, "three-rounds is played without the knock"),
+    ({"hand_rummy": False}, "three-rounds always plays with hand rummy"),
+])
+def test_three_rounds_refuses_the_options_its_rules_rule_out(options: dict[str, bool],
+                                                              reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        Rules.three_rounds(**options)
+    with pytest.raises(ValueError, match=reason):
+        Rules.preset("three-rounds", **options)
+    with pytest.raises(ValueError, match=reason):
+        THREE.replace(**options)
+    with pytest.raises(NotationError, match=reason):
+        Rules.from_json({**THREE_ROUNDS_AS_STORED, **options})
+    assert getattr(CLASSIC.replace(**options), next(iter(options))) is next(
+        iter(options.values()))  # classic allows both
+
+
+def test_stored_three_rounds_rules_and_games_still_load() -> None:
+    rules = Rules.from_json(THREE_ROUNDS_AS_STORED)
+    assert rules == Rules.three_rounds(turn_seconds=45)
+    game = Game.start(rules, 4, SEED)
+    assert Game.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
 
 
 # ---------------------------------------------------------------- scoring

@@ -1,0 +1,37 @@
+"""Every state of a turn can go on: over random legal games of both presets, the
+player to move always has a legal action, and the move the server plays when the
+turn time runs out is accepted (see :mod:`tests.engine.dead_ends`; the benchmark
+``bench/bench_dead_ends.py`` runs the same walk over many more games)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from romme.engine.rules import PRESETS
+
+from .dead_ends import table_for, walk_game
+
+GAMES = 500
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_state_of_a_turn_has_a_legal_action_and_an_accepted_timeout_move(
+        preset: str) -> None:
+    rng = random.Random(f"dead-ends:{preset}")
+    states = exchanges = pending = 0
+    for n in range(GAMES):
+        rules, seats = table_for(preset, rng)
+        seed = hashlib.sha256(f"dead-ends:{preset}:{n}".encode()).digest()
+        walk = walk_game(rules, seats, seed, rng)  # raises DeadEnd with a replay
+        states += walk.states
+        exchanges += walk.exchanges
+        pending += walk.pending_joker_states
+    # The walk went where dead ends hide: long games with many joker exchanges, and
+    # in three-rounds many states with an exchanged joker still to be played.
+    assert states > 50 * GAMES
+    assert exchanges > GAMES
+    if preset == "three-rounds":
+        assert pending > GAMES
