@@ -1,7 +1,11 @@
 """Every state of a turn can go on: over random legal games of both presets, the
 player to move always has a legal action, and the move the server plays when the
 turn time runs out is accepted (see :mod:`tests.engine.dead_ends`; the benchmark
-``bench/bench_dead_ends.py`` runs the same walk over many more games)."""
+``bench/bench_dead_ends.py`` runs the same walk over many more games).
+
+Each preset plays 500 seeded games, in five batches of 100 (separate tests, so
+that each stays well within the suite's time limit and they may run in parallel).
+"""
 
 from __future__ import annotations
 
@@ -15,14 +19,16 @@ from romme.engine.rules import PRESETS
 from .dead_ends import table_for, walk_game
 
 GAMES = 500
+BATCH = 100
 
 
+@pytest.mark.parametrize("first", range(0, GAMES, BATCH), ids=lambda n: f"games{n}+")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_state_of_a_turn_has_a_legal_action_and_an_accepted_timeout_move(
-        preset: str) -> None:
-    rng = random.Random(f"dead-ends:{preset}")
+        preset: str, first: int) -> None:
+    rng = random.Random(f"dead-ends:{preset}:{first}")
     states = exchanges = pending = 0
-    for n in range(GAMES):
+    for n in range(first, first + BATCH):
         rules, seats = table_for(preset, rng)
         seed = hashlib.sha256(f"dead-ends:{preset}:{n}".encode()).digest()
         walk = walk_game(rules, seats, seed, rng)  # raises DeadEnd with a replay
@@ -31,7 +37,7 @@ def test_every_state_of_a_turn_has_a_legal_action_and_an_accepted_timeout_move(
         pending += walk.pending_joker_states
     # The walk went where dead ends hide: long games with many joker exchanges, and
     # in three-rounds many states with an exchanged joker still to be played.
-    assert states > 50 * GAMES
-    assert exchanges > GAMES
+    assert states > 50 * BATCH
+    assert exchanges > BATCH
     if preset == "three-rounds":
-        assert pending > GAMES
+        assert pending > BATCH
