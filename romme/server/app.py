@@ -154,8 +154,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 db_ok = True
             except Exception:
                 db_ok = False
-        counts = state.hub.health() if state.hub is not None else {"tables": 0,
-                                                                     "connections": 0}
+        counts = state.hub.health() if state.hub is not None else {
+            "tables": 0, "connections": 0, "unrestored_tables": []}
         ok = db_ok and state.hub is not None and not state.hub.shutting_down
         return JSONResponse({"ok": ok, "db": db_ok, **counts}, status_code=200 if ok else 503)
 

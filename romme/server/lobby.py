@@ -196,6 +196,8 @@ class Hub:
         self._lobby_task: asyncio.Task[None] | None = None
         self._invitation_timers: dict[int, Any] = {}
         self._players_cache: list[dict[str, Any]] | None = None
+        self.unrestored: list[int] = []
+        """Unfinished tables of the store that could not be rebuilt at the start."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -213,6 +215,9 @@ class Hub:
             try:
                 await self._restore(record)
             except Exception:
+                # The game stays in the store untouched; /healthz reports it until
+                # a server that can rebuild it starts.
+                self.unrestored.append(record.id)
                 log.exception("restore_failed", extra={"table": record.id})
         chat = await self.store.recent_chat(None, 50)
         self.lobby_chat = [self.chat_json(m) for m in chat]
@@ -641,7 +646,8 @@ class Hub:
 
     def health(self) -> dict[str, Any]:
         return {"tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
-                "connections": len(self.connections)}
+                "connections": len(self.connections),
+                "unrestored_tables": list(self.unrestored)}
 
 
 def monotonic_ms() -> int:
