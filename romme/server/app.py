@@ -162,7 +162,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
     async def guest(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            player = await store().create_guest(_text(body, "nickname"))
+            player = await hub().guests.sign_in(await session_player(request),
+                                                _text(body, "nickname"))
             return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
         return await api(request, run)
 

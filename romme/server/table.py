@@ -401,7 +401,10 @@ class TableActor:
         await self.subscribe(conn, msg_id)
 
     async def leave(self, conn: Connection) -> None:
-        pid = conn.player_id
+        await self.leave_player(conn.player_id)
+
+    async def leave_player(self, pid: int) -> None:
+        """The player leaves (also a guest whose nickname went to someone else)."""
         seat = self.seat_of(pid)
         for other in [c for c in self.subscribers if c.player_id == pid]:
             self.subscribers.pop(other, None)
