@@ -77,13 +77,22 @@ class GuestNames:
                 and accounts.lookup_key(nickname) == accounts.nickname_key(me.nickname)):
             player = me
         else:
-            holder = await store.find_player(nickname)
-            if (holder is not None and holder.guest and not holder.is_bot
-                    and not self.held(holder.id)):
-                await self._release(holder.id)
-            player = await store.create_guest(nickname)
+            try:
+                player = await store.create_guest(nickname)
+            except StoreError as exc:
+                if exc.code != "nickname_taken" or not await self._free(nickname):
+                    raise
+                player = await store.create_guest(nickname)
         self.hold(player.id)
         return player
+
+    async def _free(self, nickname: str) -> bool:
+        """Release the guest holding ``nickname`` if it no longer holds it."""
+        holder = await self.hub.store.find_player(nickname)
+        if holder is None or not holder.guest or holder.is_bot or self.held(holder.id):
+            return False
+        await self._release(holder.id)
+        return True
 
     async def _release(self, player_id: int) -> None:
         hub = self.hub
