@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +103,16 @@ async def _play_until(kind: Kind, moves: int, round_no: int = 1) -> None:
     raise AssertionError(f"the table did not get to version {target}")
 
 
+async def _settle(tables: list[Kind]) -> None:
+    """Let what is in flight land: every open knock window closes (a draw held
+    for it is played then, a computer opponent may knock)."""
+    deadlines = [timer["knock"]["deadline"] for kind in tables for client in kind.clients
+                 if (timer := client.tables.get(kind.table, {}).get("timer"))
+                 and timer.get("knock")]
+    wait = max(deadlines, default=0) / 1000 - time.time()
+    await asyncio.sleep(max(0.0, wait) + 0.5)
+
+
 def _snapshot(kind: Kind) -> dict[str, dict[str, Any]]:
     """What each player of the table knows: the tracked state and the settings."""
     snapshot = {}
@@ -136,7 +147,7 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
         await _seat(first, kind)
     await asyncio.gather(*(_play_until(kind, 12, kind.restart_in_round)
                            for kind in tables if kind.started))
-    await asyncio.sleep(0.3)  # anything in flight lands
+    await _settle(tables)
     before = {kind.name: _snapshot(kind) for kind in tables}
 
     if stop == "SIGKILL":
