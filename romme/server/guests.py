@@ -91,16 +91,16 @@ class GuestNames:
         holder = await self.hub.store.find_player(nickname)
         if holder is None or not holder.guest or holder.is_bot or self.held(holder.id):
             return False
-        await self._release(holder.id)
+        await self._release(holder.id, holder.nickname)
         return True
 
-    async def _release(self, player_id: int) -> None:
+    async def _release(self, player_id: int, nickname: str) -> None:
         hub = self.hub
         for table in list(hub.tables.values()):
             if table.status == WAITING and table.seat_of(player_id) is not None:
                 with contextlib.suppress(ProtocolError, EngineError, StoreError):
                     await table.call(table.leave_player, player_id)
         if await hub.store.release_guest(player_id):
-            log.info("guest_nickname_freed", extra={"player": player_id})
+            log.info("guest_nickname_freed", extra={"player": nickname, "id": player_id})
         hub.disconnect_player(player_id, 4401)
         self._held_at.pop(player_id, None)
