@@ -339,6 +339,11 @@ class TableActor:
 
     async def resume(self) -> None:
         """After a restore: finish what the crash interrupted, let bots move."""
+        if self.status == PLAYING and self.game is None:
+            # The server stopped between starting the game and dealing its first round.
+            self.game = Game(self.rules, self.settings.seats, self.match_seed)
+            await self._play(NextRound(), by="table")
+            return
         game = self.game
         if game is not None and game.is_over and self.status != FINISHED:
             await self._finish()

@@ -197,19 +197,22 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
 
 
 
-async def test_a_table_that_cannot_be_rebuilt_is_an_alarm(make_server: ServerFactory) -> None:
+async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
+        make_server: ServerFactory) -> None:
     first = make_server()
-    kept, broken = kinds()[0], kinds()[0]
-    for kind in (kept, broken):
+    kept, broken, undealt = kinds()[0], kinds()[0], kinds()[0]
+    for kind in (kept, broken, undealt):
         await _seat(first, kind)
         await kind.clients[0].expect("update", lambda m, k=kind: m["table"] == k.table)
     assert httpx.get(first.base + "/healthz").json()["unrestored_tables"] == []
     first.kill()
-    # A stored log this server cannot replay (say, written by a newer version).
     database = first.db_url.removeprefix("sqlite+aiosqlite:///")
     with sqlite3.connect(database) as db:
+        # A stored log this server cannot replay (say, written by a newer version).
         db.execute("UPDATE game_tables SET rules = ? WHERE id = ?",
                    ('{"a_rule_from_the_future": true}', broken.table))
+        # A game started, the server stopped before the first deal was stored.
+        db.execute("DELETE FROM table_actions WHERE table_id = ?", (undealt.table,))
 
     second = make_server(db_url=first.db_url)
     health = httpx.get(second.base + "/healthz")
@@ -218,13 +221,22 @@ async def test_a_table_that_cannot_be_rebuilt_is_an_alarm(make_server: ServerFac
     errors = [json.loads(line) for line in second.logs().splitlines()
               if '"restore_failed"' in line]
     assert [(e["level"], e["table"]) for e in errors] == [("error", broken.table)]
-    # The other table is back, and the broken one stays in the store untouched.
-    client = kept.clients[0]
-    await _reconnect(client, second)
-    await client.expect("table", lambda m: m["table"]["id"] == kept.table)
+    # The other tables are back (the undealt one dealt), the broken one stays in
+    # the store untouched.
+    shown = {}
+    for kind in (kept, undealt):
+        client = kind.clients[0]
+        start = len(client.messages)
+        await _reconnect(client, second)
+        shown[kind.table] = (await client.expect(
+            "table", lambda m, k=kind: m["table"]["id"] == k.table, start=start))["table"]
+    assert shown[kept.table]["version"] >= 1
+    dealt = shown[undealt.table]
+    assert dealt["status"] == "playing" and dealt["version"] == 1
+    assert len(dealt["view"]["hand"]) >= 13
     with sqlite3.connect(database) as db:
         status = db.execute("SELECT status FROM game_tables WHERE id = ?",
                             (broken.table,)).fetchone()
     assert status == ("playing",)
-    for client in kept.clients + broken.clients:
+    for client in kept.clients + broken.clients + undealt.clients:
         await client.close()
