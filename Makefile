@@ -2,6 +2,10 @@
 # virtual environment in .venv first (again whenever pyproject.toml changes).
 
 PYTHON ?= python3
+# Where `make run` listens and what it stores in: `make run PORT=8080 HOST=0.0.0.0`.
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+DB     ?= sqlite+aiosqlite:///./var/romme.db
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -10,7 +14,8 @@ STAMP  := $(VENV)/.installed
 .PHONY: help run test lint typecheck pytest bench venv clean
 
 help:
-	@echo "make run    start the server on http://127.0.0.1:8000 (SQLite in ./var)"
+	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
+	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
 	@echo "make test   ruff, mypy and pytest: the one gate"
 	@echo "make lint   ruff only"
 	@echo "make bench  run every benchmark in bench/"
@@ -24,7 +29,7 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 run: $(STAMP)
-	$(BIN)/romme serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///./var/romme.db
+	$(BIN)/romme serve --host $(HOST) --port $(PORT) --db $(DB)
 
 # All three run even when one fails, so that one run shows every problem; pytest comes
 # last so that its summary closes the output.

@@ -154,15 +154,16 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 db_ok = True
             except Exception:
                 db_ok = False
-        counts = state.hub.health() if state.hub is not None else {"tables": 0,
-                                                                     "connections": 0}
+        counts = state.hub.health() if state.hub is not None else {
+            "tables": 0, "connections": 0, "unrestored_tables": []}
         ok = db_ok and state.hub is not None and not state.hub.shutting_down
         return JSONResponse({"ok": ok, "db": db_ok, **counts}, status_code=200 if ok else 503)
 
     async def guest(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            player = await store().create_guest(_text(body, "nickname"))
+            player = await hub().guests.sign_in(await session_player(request),
+                                                _text(body, "nickname"))
             return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
         return await api(request, run)
 

@@ -63,6 +63,9 @@ class ServerOptions:
     """How often everything is unfrozen and collected once (one longer pause)."""
     lobby_chat_days: float = 7.0
     """Lobby chat older than this is deleted (table chat stays with its game)."""
+    guest_hold_seconds: float = 120.0
+    """Real seconds a guest's nickname stays its own after its last connection
+    closed; then another may take it (unless the guest sits at a running game)."""
 
     def replace(self, **changes: object) -> ServerOptions:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -104,6 +107,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--housekeeping-seconds", type=_positive, default=3600.0, metavar="S",
                         help="seconds between two runs of the housekeeping: expired "
                         "guests' nicknames, old lobby chat and invitations (default 3600)")
+    parser.add_argument("--guest-hold-seconds", type=_positive, default=120.0, metavar="S",
+                        help="seconds a guest's nickname stays its own after its last "
+                        "connection closed (default 120)")
     parser.add_argument("--bench-echo", action="store_true",
                         help="expose /bench/echo for bench/bench_server.py")
 
@@ -113,4 +119,5 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
         bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
         next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
-        housekeeping_seconds=args.housekeeping_seconds)
+        housekeeping_seconds=args.housekeeping_seconds,
+        guest_hold_seconds=args.guest_hold_seconds)

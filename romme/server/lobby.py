@@ -25,6 +25,7 @@ from romme.server.auth import SESSION_MAX_AGE
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
 from romme.server.gcpolicy import GcPolicy
+from romme.server.guests import GuestNames
 from romme.server.protocol import (
     ActionMsg,
     AnswerInvitation,
@@ -196,6 +197,9 @@ class Hub:
         self._lobby_task: asyncio.Task[None] | None = None
         self._invitation_timers: dict[int, Any] = {}
         self._players_cache: list[dict[str, Any]] | None = None
+        self.guests = GuestNames(self)
+        self.unrestored: list[int] = []
+        """Unfinished tables of the store that could not be rebuilt at the start."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -213,6 +217,9 @@ class Hub:
             try:
                 await self._restore(record)
             except Exception:
+                # The game stays in the store untouched; /healthz reports it until
+                # a server that can rebuild it starts.
+                self.unrestored.append(record.id)
                 log.exception("restore_failed", extra={"table": record.id})
         chat = await self.store.recent_chat(None, 50)
         self.lobby_chat = [self.chat_json(m) for m in chat]
@@ -238,6 +245,7 @@ class Hub:
                     closed_before=now - timedelta(days=1),
                 )
                 log.info("housekeeping", extra=counts)
+                self.guests.forget_old()
             except Exception:
                 log.exception("housekeeping_failed")
             await asyncio.sleep(every)
@@ -338,6 +346,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.by_player[conn.player_id]
+                self.guests.hold(conn.player_id)
                 self._players_cache = None
                 self.lobby_changed()
         for table_id in list(conn.tables):
@@ -641,7 +650,8 @@ class Hub:
 
     def health(self) -> dict[str, Any]:
         return {"tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
-                "connections": len(self.connections)}
+                "connections": len(self.connections),
+                "unrestored_tables": list(self.unrestored)}
 
 
 def monotonic_ms() -> int:

@@ -209,8 +209,26 @@ def parse_settings(data: Any) -> TableSettings:
 
 
 def settings_from_json(data: Any) -> TableSettings:
-    """Settings stored by the server itself (already checked once)."""
-    return parse_settings(data)
+    """Settings the server stored itself when it accepted the table (to restore it).
+
+    They are read as stored, not checked again with :func:`parse_settings`: the
+    checks for new tables may refuse what the server wrote (a three-rounds table
+    stores the point limit it does not use) or grow stricter in a later version,
+    and a game once accepted must come back after every restart."""
+    if not isinstance(data, dict):
+        raise ValueError("stored table settings must be an object")
+    default = TableSettings()
+    bots = data.get("bots") or {}
+    return TableSettings(
+        preset=str(data.get("preset", default.preset)),
+        access=str(data.get("access", default.access)),
+        seats=int(data.get("seats", default.seats)),
+        bots={int(seat): str(level) for seat, level in bots.items()},
+        point_limit=int(data.get("point_limit", default.point_limit)),
+        hand_rummy=bool(data.get("hand_rummy", default.hand_rummy)),
+        knock=bool(data.get("knock", default.knock)),
+        turn_seconds=int(data.get("turn_seconds", default.turn_seconds)),
+    )
 
 
 # ------------------------------------------------------------------ messages

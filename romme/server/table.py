@@ -339,6 +339,11 @@ class TableActor:
 
     async def resume(self) -> None:
         """After a restore: finish what the crash interrupted, let bots move."""
+        if self.status == PLAYING and self.game is None:
+            # The server stopped between starting the game and dealing its first round.
+            self.game = Game(self.rules, self.settings.seats, self.match_seed)
+            await self._play(NextRound(), by="table")
+            return
         game = self.game
         if game is not None and game.is_over and self.status != FINISHED:
             await self._finish()
@@ -351,9 +356,8 @@ class TableActor:
         seat = self.seat_of(conn.player_id)
         self.subscribers[conn] = seat
         conn.tables.add(self.id)
-        if seat is not None and self.seats[seat].away:
-            self.seats[seat].away = False
-            self.seats[seat].timeouts = 0
+        # A connection is no sign that the player is back (a page that was left open
+        # reconnects by itself after a network drop or a restart): the seat stays away.
         self._send_table(conn, msg_id)
         self._seat_update()
         self._check_ready()
@@ -376,6 +380,7 @@ class TableActor:
                 state.away = False
                 state.timeouts = 0
                 await self._save_seats()
+            self._back(seat)  # the player chose to sit down again
             await self.subscribe(conn, msg_id)
             return
         if self.status != WAITING:
@@ -401,7 +406,10 @@ class TableActor:
         await self.subscribe(conn, msg_id)
 
     async def leave(self, conn: Connection) -> None:
-        pid = conn.player_id
+        await self.leave_player(conn.player_id)
+
+    async def leave_player(self, pid: int) -> None:
+        """The player leaves (also a guest whose nickname went to someone else)."""
         seat = self.seat_of(pid)
         for other in [c for c in self.subscribers if c.player_id == pid]:
             self.subscribers.pop(other, None)
@@ -496,7 +504,10 @@ class TableActor:
         if seat is None:
             raise ProtocolError("not_seated", "you watch this table: you cannot play here")
         action = table_action(data, seat)
-        self._back(seat)
+        if not isinstance(action, Arrange):
+            # A move says the player is back; sorting the hand does not (the web
+            # page sorts every new hand by itself, with nobody at the screen).
+            self._back(seat)
         if isinstance(action, Knock) and self._knock_deadline is None and game.knock is not None:
             raise ProtocolError("knock_closed", "too late: the knock window has closed")
         if (isinstance(action, Draw) and self._knock_deadline is not None
