@@ -183,3 +183,21 @@ def signature(v: dict[str, Any]) -> Any:
     """What a move changes (the hand's order aside, which sorting changes)."""
     return (sorted(v.get("hand", [])), v.get("phase"), v.get("current"), str(v.get("melds")),
             v.get("discard_count"), v.get("round_no"))
+
+
+def new_game(page: Any, opponents: int = 1, level: str | None = None, turn: int = 120,
+             limit: str | None = None) -> None:
+    """Start a game against computer opponents from the lobby's "New game" dialog
+    (``limit``: "1", "50", "100" or a number for "Other")."""
+    page.click("#new-game")
+    page.select_option("#ng-opponents", str(opponents))
+    for i in range(1, opponents + 1):
+        if level is not None:
+            page.select_option(f"#ng-seat-{i}", level)
+    if limit in ("1", "50", "100"):
+        page.check(f"#new-game-form input[name=limit][value='{limit}']")
+    elif limit is not None:
+        page.fill("#ng-custom-limit", limit)
+    page.select_option("#ng-turn", str(turn))
+    page.click("#ng-create")
+    page.wait_for_selector("#hand .hand-card")

@@ -28,7 +28,8 @@ export function showPlayerInfo(app, nickname, extra) {
   api.player(nickname).then((info) => {
     clear(body);
     const rate = info.games_played ? Math.round((100 * info.games_won) / info.games_played) : 0;
-    body.append(
+    // DOM append() would write a missing part (no invite button) as the text "null".
+    body.append(...[
       h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
         h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
       h('dl.info-stats',
@@ -42,7 +43,7 @@ export function showPlayerInfo(app, nickname, extra) {
         : h('p.muted', t('info.no_games')),
       extra ? extra(dlg) : null,
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
-    );
+    ].filter(Boolean));
   }).catch((err) => {
     clear(body);
     body.append(h('p.form-error', app.errorText(err)), h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))));
@@ -289,7 +290,10 @@ export class LobbyScreen {
         h('button', { type: 'button', onclick: () => dlg.close() }, t('common.cancel')),
         h('button.primary', { type: 'submit', id: 'ng-create' }, t('newgame.create'))));
     form.addEventListener('change', (e) => { if (e.target.name === 'preset') syncPreset(); });
-    customLimit.addEventListener('focus', () => { form.querySelector('input[name=limit][value=custom]').checked = true; });
+    // Typing a number or clicking into the field chooses "Other"; focus alone (Tab) changes nothing.
+    const chooseCustom = () => { form.querySelector('input[name=limit][value=custom]').checked = true; };
+    customLimit.addEventListener('input', chooseCustom);
+    customLimit.addEventListener('pointerdown', chooseCustom);
     renderSeats();
     const dlg = dialog(t('lobby.new_game'), form, { className: 'new-game-dialog' });
     form.addEventListener('submit', async (e) => {

@@ -520,7 +520,7 @@ export class TableScreen {
     } else if (knockable) status.append(t('table.status_knock'));
     else if (inRound) {
       status.append(t('table.status_wait', { name: this.seatName(v.current) }));
-      if (this.lastMove) status.append(h('span.last-move', this.lastMove));
+      if (this.lastMove) status.append(h('span.last-move', this.lastMoveText()));
     }
     status.classList.toggle('mine', my);
     this.els.me.classList.toggle('my-turn', my);
@@ -538,22 +538,25 @@ export class TableScreen {
     }
   }
 
-  /** Remember the latest move of another player, told in the status line. */
+  /** Remember the latest move of another player, told in the status line. It is kept
+   * as a key and its values, so that it is told in the language shown at the time. */
   noteMoves(events, table) {
     const me = table.view?.seat ?? null;
+    const keys = { discarded: 'move.discarded', laid: 'move.laid', laid_off: 'move.laid_off', joker_exchanged: 'move.exchanged', knocked: 'move.knocked' };
     for (const e of events) {
       if (typeof e.seat !== 'number' || e.seat === me) continue;
-      const name = this.seatName(e.seat);
-      let text = null;
-      if (e.type === 'drew') text = e.source === 'discard' ? t('move.took', { name, card: cardShort(e.card) }) : t('move.drew', { name });
-      else if (e.type === 'discarded') text = t('move.discarded', { name, card: cardShort(e.card) });
-      else if (e.type === 'laid') text = t('move.laid', { name, n: e.melds.length });
-      else if (e.type === 'laid_off') text = t('move.laid_off', { name, card: cardShort(e.card) });
-      else if (e.type === 'joker_exchanged') text = t('move.exchanged', { name, card: cardShort(e.card) });
-      else if (e.type === 'knocked') text = t('move.knocked', { name });
-      if (text) this.lastMove = text;
+      const key = e.type === 'drew' ? (e.source === 'discard' ? 'move.took' : 'move.drew') : keys[e.type];
+      if (key) this.lastMove = { key, seat: e.seat, card: e.card, n: e.melds?.length };
     }
     if (events.some((e) => e.type === 'round_started')) this.lastMove = null;
+  }
+
+  lastMoveText() {
+    const m = this.lastMove;
+    const params = { name: this.seatName(m.seat) };
+    if (m.card) params.card = cardShort(m.card);
+    if (m.n !== undefined) params.n = m.n;
+    return t(m.key, params);
   }
 
   /** The card just drawn glows for a moment, so the eye finds it in the fan. */
