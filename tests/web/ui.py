@@ -32,6 +32,15 @@ def login_guest(page: Any, base: str, nickname: str) -> None:
     page.wait_for_selector("#new-game")
 
 
+def register(page: Any, base: str, nickname: str, password: str) -> None:
+    page.goto(base)
+    page.click("#entry-tab-register")
+    page.fill("#entry-nick", nickname)
+    page.fill("#entry-pass", password)
+    page.click("#entry-submit")
+    page.wait_for_selector("#new-game")
+
+
 def view(page: Any) -> dict[str, Any] | None:
     return page.evaluate(
         "() => { const a = window.__romme; const t = a.tables.get(a.tableId); return t ? t.view : null; }")

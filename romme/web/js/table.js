@@ -21,6 +21,12 @@ function keyed(list, prefix) {
   });
 }
 
+/** One sign convention: penalty points are counted up (classic: the total of
+ * penalty points); a three-rounds score is minus the penalties, shown negative. */
+export function scoreNumber(penalties, rounds) {
+  return rounds && penalties ? `−${penalties}` : String(penalties);
+}
+
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort().join();
@@ -223,6 +229,14 @@ export class TableScreen {
     document.title = `${this.myTurn ? '❗ ' : ''}${t('app.name')} · ${t('table.title', { id: table.id })}`;
   }
 
+  /** Three rounds: the score is minus the penalties (the highest wins). */
+  get scoredByRounds() { return this.view?.rules?.scoring === 'rounds'; }
+
+  /** A seat's running total, the same in the seats, the own label and the summary. */
+  totalText(total) {
+    return t('table.points_n', { n: scoreNumber(total, this.scoredByRounds) });
+  }
+
   seatName(seat) {
     const info = this.table?.seats?.[seat];
     if (!info) return t('table.seat_n', { n: seat + 1 });
@@ -345,7 +359,7 @@ export class TableScreen {
     else if (info.away) badges.push(h('span.badge.away', t('table.away')));
     else if (info.nickname && info.connected === false) badges.push(h('span.badge.offline', t('table.offline')));
     if (v && v.opened[seat]) badges.push(h('span.badge.opened', t('table.opened')));
-    const label = [name, v ? t('table.points_n', { n: v.totals[seat] }) : '', v ? t('table.cards_n', { n: count }) : '',
+    const label = [name, v ? this.totalText(v.totals[seat]) : '', v ? t('table.cards_n', { n: count }) : '',
       turn ? t('table.their_turn') : '', active ? '' : t('table.eliminated')].filter(Boolean).join(', ');
     if (!info.nickname && !info.bot) {
       return h('div.seat.opponent.free', { dataset: { seat }, id: `seat-${seat}` }, h('span.nick', t('lobby.free_seat')));
@@ -359,7 +373,7 @@ export class TableScreen {
     h('button.seat-name', { onclick: () => info.nickname && showPlayerInfo(this.app, info.nickname), disabled: !info.nickname },
       avatar(name, !!info.bot), h('span.nick', name), active ? null : h('span.red-cross', { 'aria-hidden': 'true' }, '✕')),
     h('div.seat-stats',
-      v ? h('span.points', { title: t('table.points') }, t('table.points_n', { n: v.totals[seat] })) : null,
+      v ? h('span.points', { title: t(this.scoredByRounds ? 'summary.score' : 'table.points') }, this.totalText(v.totals[seat])) : null,
       v ? h('span.count', { title: t('table.cards') }, h('i.card-icon', { 'aria-hidden': 'true' }), String(count)) : null),
     h('div.seat-badges', badges),
     h('div.turn-bar', { dataset: { seat } }));
@@ -532,7 +546,7 @@ export class TableScreen {
         avatar(this.app.me?.nickname || '?'),
         h('strong', this.app.me?.nickname || ''),
         v.active[seat] ? null : h('span.red-cross', '✕'),
-        h('span.points', t('table.points_n', { n: v.totals[seat] })),
+        h('span.points', this.totalText(v.totals[seat])),
         v.opened[seat] ? h('span.badge.opened', t('table.opened')) : null,
         h('div.turn-bar', { dataset: { seat } })].filter(Boolean));
     }
@@ -638,8 +652,8 @@ export class TableScreen {
         h('th', { scope: 'row' }, h('span.name', out ? h('span.red-cross', { title: t('table.eliminated') }, '✕') : null,
           this.seatName(s), result.winner === s ? h('span.badge.win', t('summary.went_out')) : null)),
         h('td', h('div.summary-cards', (result.hands[s] || []).map((c) => h('span.card.face.mini', { html: cardSVG(c), role: 'img', 'aria-label': cardName(c, t) })))),
-        h('td.num', { class: 'penalty' }, result.penalties[s] ? `−${result.penalties[s]}` : '0'),
-        h('td.num.total', rounds && result.totals[s] ? `−${result.totals[s]}` : String(result.totals[s]))));
+        h('td.num', { class: 'penalty' }, String(result.penalties[s])),
+        h('td.num.total', scoreNumber(result.totals[s], rounds))));
     }
     const gameOver = v.phase === 'game_over';
     const buttons = [];
