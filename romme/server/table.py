@@ -132,6 +132,8 @@ class TableActor:
         # Time.
         self._turn_timer: Timer | None = None
         self._turn_deadline: int | None = None
+        self._turn_start: int | None = None
+        """When the seat's own time began (or begins: after an open knock window)."""
         self._turn_token = 0
         self._knock_timer: Timer | None = None
         self._knock_deadline: int | None = None
@@ -258,7 +260,7 @@ class TableActor:
         if self._knock_deadline is not None and game.knock_seats():
             knock = {"seats": list(game.knock_seats()), "deadline": self._knock_deadline}
         return {"seat": game.current, "deadline": self._turn_deadline,
-                "seconds": self.rules.turn_seconds, "knock": knock}
+                "start": self._turn_start, "seconds": self.rules.turn_seconds, "knock": knock}
 
     def next_round_json(self) -> dict[str, Any] | None:
         game = self.game
@@ -644,6 +646,7 @@ class TableActor:
                 self._turn_token += 1
                 token = self._turn_token
                 start = self._knock_deadline if self._knock_deadline is not None else now
+                self._turn_start = start
                 self._turn_deadline = clock.deadline_ms(self.rules.turn_seconds, start)
                 if self._turn_timer is not None:
                     self._turn_timer.cancel()
@@ -651,7 +654,7 @@ class TableActor:
                 self._turn_timer = clock.call_later(
                     delay, partial(self.post, self._on_turn_timeout, token))
         else:
-            self._turn_deadline = None
+            self._turn_deadline = self._turn_start = None
             if self._turn_timer is not None:
                 self._turn_timer.cancel()
                 self._turn_timer = None

@@ -195,7 +195,7 @@ def signature(v: dict[str, Any]) -> Any:
 
 
 def new_game(page: Any, opponents: int = 1, level: str | None = None, turn: int = 120,
-             limit: str | None = None) -> None:
+             limit: str | None = None, knock: bool = False) -> None:
     """Start a game against computer opponents from the lobby's "New game" dialog
     (``limit``: "1", "50", "100" or a number for "Other")."""
     page.click("#new-game")
@@ -207,6 +207,8 @@ def new_game(page: Any, opponents: int = 1, level: str | None = None, turn: int 
         page.check(f"#new-game-form input[name=limit][value='{limit}']")
     elif limit is not None:
         page.fill("#ng-custom-limit", limit)
+    if knock:
+        page.check("#ng-knock")
     page.select_option("#ng-turn", str(turn))
     page.click("#ng-create")
     page.wait_for_selector("#hand .hand-card")

@@ -288,20 +288,26 @@ export class TableScreen {
       for (const bar of this.root.querySelectorAll('.turn-bar')) bar.style.setProperty('--p', '0');
       return;
     }
-    const left = Math.max(0, (timer.deadline - this.app.now()) / 1000);
+    // The seat's own time: while a knock window is open it has not started yet
+    // (the window is shown apart).
+    const now = this.app.now();
+    const knock = timer.knock;
+    const knockOpen = !!knock && knock.deadline > now;
+    const start = timer.start ?? (knockOpen ? knock.deadline : now);
+    const left = Math.max(0, (timer.deadline - Math.max(now, start)) / 1000);
     const frac = Math.max(0, Math.min(1, left / (timer.seconds || 30)));
     ring.style.setProperty('--p', String(frac));
     ring.classList.toggle('low', left < 10);
     ring.classList.toggle('mine', timer.seat === view.seat);
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', String(Math.ceil(left))),
-      h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)));
+      h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)),
+      knockOpen ? h('span.knock-window', { id: 'knock-window' }, t('table.knock_window', { n: Math.ceil((knock.deadline - now) / 1000) })) : null);
     ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
     if (mini) { mini.textContent = `${Math.ceil(left)} s`; mini.classList.toggle('low', left < 10); }
     for (const bar of this.root.querySelectorAll('.turn-bar')) {
       bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
     }
-    const knock = timer.knock;
-    if (knock && knock.seats?.includes(view.seat) && knock.deadline > this.app.now()) {
+    if (knockOpen && knock.seats?.includes(view.seat)) {
       this.els.knock.style.setProperty('--p', String(Math.max(0, (knock.deadline - this.app.now()) / (view.rules.knock_window_seconds * 1000))));
     } else if (!this.els.knock.hidden) {
       this.renderControls(); // the knock window has closed
