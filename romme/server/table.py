@@ -142,6 +142,9 @@ class TableActor:
         self._round_timer: Timer | None = None
         self._round_deadline: int | None = None
         self._ready: set[int] = set()
+        self._at_summary: set[int] = set()
+        """Seats connected when the round ended: they are waited for even if their
+        connection drops meanwhile (a reload must not skip the summary)."""
         self._expire_timer: Timer | None = None
         # Computer opponents.
         self._bot_busy: set[int] = set()
@@ -565,9 +568,12 @@ class TableActor:
             seen = event.for_seat(seat)
             if seen is not None:
                 shown.append(seen.to_json())
-        return {"type": "update", "table": self.id, "version": version, "events": shown,
+        data = {"type": "update", "table": self.id, "version": version, "events": shown,
                 "view": self._encoder.view(game.view_for(seat)) if with_view else None,
                 "timer": self.timer_json() if with_view else None}
+        if with_view and game.phase is Phase.ROUND_OVER:
+            data["next_round"] = self.next_round_json()
+        return data
 
     def _send_update(self, events: list[Event], origin: Connection | None,
                      msg_id: Any) -> None:
@@ -662,6 +668,7 @@ class TableActor:
         if game.phase is Phase.ROUND_OVER:
             if self._round_deadline is None:
                 self._ready.clear()
+                self._at_summary = {s for s in range(len(self.seats)) if self.connected(s)}
                 self._round_deadline = clock.deadline_ms(self.hub.options.next_round_seconds,
                                                          now)
                 delay = max(0.0, (self._round_deadline - clock.now_ms()) * clock.scale / 1000)
@@ -728,7 +735,7 @@ class TableActor:
             return set()
         return {s for s in range(len(self.seats))
                 if game.active[s] and self.seats[s].human and not self.bot_controlled(s)
-                and self.connected(s) and s not in self._ready}
+                and (self.connected(s) or s in self._at_summary) and s not in self._ready}
 
     async def next_round(self, conn: Connection) -> None:
         game = self.game

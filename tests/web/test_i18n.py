@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot, start_server, stop_server
-from tests.web.ui import hand_in_dom, login_guest, new_game, table_state, view, wait_for
+from tests.web.ui import draw_and_discard, login_guest, new_game, table_state, view, wait_for
 
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 LANGS = ["en", "de", "pt", "es", "nl"]
@@ -276,12 +276,7 @@ def test_the_last_move_follows_a_language_switch(slow_server: str, new_context: 
     english, german = move_patterns("en"), move_patterns("de")
     for _ in range(6):
         wait_for(page, lambda: (view(page) or {}).get("current") == 0, 60, "my turn")
-        page.locator("body").focus()
-        page.keyboard.press("s")
-        wait_for(page, lambda: (view(page) or {}).get("phase") == "play", what="the draw")
-        hand = hand_in_dom(page)
-        page.focus(f"#hand-{next(i for i, c in enumerate(hand) if c != 'XX')}")
-        page.keyboard.press("Enter")
+        draw_and_discard(page)
         # Seat 1 moves, seat 2 thinks: the status line tells seat 1's last move.
         page.wait_for_selector("#turn-status .last-move", timeout=30000)
         version = (table_state(page) or {})["version"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.web.ui import hand_in_dom, login_guest, new_game, view, wait_for
+from tests.web.ui import draw_and_discard, login_guest, new_game, view, wait_for
 
 
 def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any) -> None:
@@ -17,12 +17,7 @@ def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any
     for _ in range(4):
         wait_for(page, lambda: (view(page) or {}).get("current") == 0
                  and (view(page) or {}).get("phase") == "draw", 60, "my turn")
-        page.locator("body").focus()
-        page.keyboard.press("s")
-        wait_for(page, lambda: (view(page) or {}).get("phase") == "play", what="the draw")
-        hand = hand_in_dom(page)
-        page.focus(f"#hand-{next(i for i, c in enumerate(hand) if c != 'XX')}")
-        page.keyboard.press("Enter")
+        draw_and_discard(page)
         # Through the knock window (3 s) the next player's clock stands at 45.
         end = time.monotonic() + 4
         while time.monotonic() < end:

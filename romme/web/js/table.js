@@ -3,7 +3,7 @@
 // Everything is rendered from the server's `view`; `events` only animate.
 
 import { cardName, cardShort, cardSVG, isJoker } from './cards.js';
-import { t, translateDom } from './i18n.js';
+import { currentLanguage, t, translateDom } from './i18n.js';
 import { renderChatLog, settingsChips, showPlayerInfo, BOT_LEVELS } from './lobby.js';
 import { HandDrag } from './dnd.js';
 import { play, setSound, soundOn } from './sound.js';
@@ -107,6 +107,7 @@ export class TableScreen {
     els.limit = h('div.limit', { id: 'limit' });
     els.info = h('button', { id: 'player-info', onclick: () => this.playerInfoDialog(), 'data-i18n': 'table.player_info' });
     els.invite = h('button', { id: 'invite', onclick: () => this.inviteDialog(), 'data-i18n': 'table.invite' });
+    els.results = h('button', { id: 'results', onclick: () => this.openResults(), 'data-i18n': 'table.results' });
     els.leave = h('button.ghost', { id: 'leave', onclick: () => this.leave(), 'data-i18n': 'table.leave' });
     els.rules = h('ul.chips.small', { id: 'table-settings' });
     els.chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite' });
@@ -129,7 +130,7 @@ export class TableScreen {
     els.side = h('aside.side', { id: 'side' },
       h('button.icon-btn.side-close', { onclick: () => this.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
       h('div.side-top', els.timerRing, els.limit),
-      h('div.side-buttons', els.info, els.invite, els.leave),
+      h('div.side-buttons', els.info, els.invite, els.results, els.leave),
       h('div.side-lang', languagePicker(),
         h('button.small.ghost', { id: 'keys-help', onclick: () => this.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
         h('button.small.ghost', {
@@ -169,7 +170,7 @@ export class TableScreen {
     const prevRound = this.view?.round_no;
     this.table = table;
     this.app.tableId = table.id;
-    if (this.view && prevRound !== undefined && this.view.round_no !== prevRound) this.summaryFor = null;
+    if (this.view && prevRound !== undefined && this.view.round_no !== prevRound) { this.summaryFor = null; this.reopened = false; }
     if (this.drag.active) { this.deferred = [...(this.deferred || []), ...events]; this.renderSide(); return; }
     this.render(events);
   }
@@ -256,6 +257,7 @@ export class TableScreen {
     document.getElementById('mini-limit').textContent = limitText;
     this.els.rules.replaceChildren(...settingsChips(s).map((c) => h('li', c)));
     this.els.invite.disabled = table.my_seat === null || !(table.status === 'waiting');
+    this.els.results.disabled = !this.view?.results?.length;
     this.renderChat();
     this.renderTimer();
   }
@@ -277,6 +279,7 @@ export class TableScreen {
   }
 
   renderTimer() {
+    this.renderCountdown();
     const timer = this.table?.timer;
     const ring = this.els.timerRing;
     const mini = document.getElementById('mini-timer');
@@ -532,7 +535,9 @@ export class TableScreen {
     if (meInfo?.away) {
       status.append(t('table.away_me'), ' ', h('button.small', { id: 'back', onclick: () => this.app.send({ type: 'back', table: this.table.id }) }, t('table.back')));
     } else if (v.seat === null) status.append(t('table.watching'));
-    else if (!v.active[v.seat]) status.append(t('table.you_are_out'));
+    else if (!v.active[v.seat]) {
+      status.append(t('table.you_are_out'), ' ', h('button.small', { id: 'status-exit', onclick: () => this.exit() }, t('summary.exit')));
+    }
     else if (my) {
       status.append(h('span.exclaim', { 'aria-hidden': 'true' }, '!'),
         v.phase === 'draw' ? t('table.status_draw') : t('table.status_play'));
@@ -637,21 +642,43 @@ export class TableScreen {
 
   // ------------------------------------------------------------ summary
 
+  /** Which round summary the overlay shows, and why: the round just over; the round
+   * that put this player out (kept, with Exit, until they leave or watch on); or
+   * one the player reopened ("Results"). */
+  summaryShown() {
+    const v = this.view;
+    const results = v.results || [];
+    if (!results.length) return null;
+    const last = results[results.length - 1];
+    if (v.phase === 'round_over' || v.phase === 'game_over') return { result: last, why: 'over' };
+    const me = v.seat;
+    if (me !== null && !v.active[me] && !this.watchingOn) {
+      return { result: results.find((r) => r.eliminated.includes(me)) || last, why: 'out' };
+    }
+    if (this.reopened) return { result: last, why: 'reopened' };
+    return null;
+  }
+
   renderSummary() {
     const v = this.view;
     const overlay = this.els.overlay;
-    const over = v.phase === 'round_over' || v.phase === 'game_over';
-    if (!over || !v.results.length) {
+    const shown = this.summaryShown();
+    if (!shown) {
       overlay.hidden = true;
       return;
     }
-    const result = v.results[v.results.length - 1];
+    const { result, why } = shown;
     overlay.hidden = false;
     const me = v.seat;
     const nextRound = this.table.next_round;
+    // Drawn again only when it changes: the others' moves must not replace the
+    // buttons under the pointer of a player who watches on.
+    const content = JSON.stringify([result.round_no, why, v.phase === 'game_over', v.active, v.results.length, nextRound,
+      this.nextSent === v.round_no, this.table.game_over?.ratings, this.table.seats, currentLanguage()]);
+    if (content === this.summaryContent && overlay.firstChild) { this.renderCountdown(); return; }
+    this.summaryContent = content;
     const rows = [];
-    // Three rounds: a score is minus the penalties, and the highest wins.
-    const rounds = v.rules.scoring === 'rounds';
+    const rounds = this.scoredByRounds;
     for (let s = 0; s < v.seats; s += 1) {
       const out = result.eliminated.includes(s) || !v.active[s];
       rows.push(h('tr', { class: `${s === me ? 'me' : ''} ${out ? 'out' : ''} ${result.winner === s ? 'winner' : ''}` },
@@ -662,17 +689,21 @@ export class TableScreen {
         h('td.num.total', scoreNumber(result.totals[s], rounds))));
     }
     const gameOver = v.phase === 'game_over';
+    const eliminated = me !== null && !v.active[me];
     const buttons = [];
     if (gameOver) {
       buttons.push(h('button.primary.big', { id: 'summary-lobby', onclick: () => this.app.openLobby() }, t('summary.back_to_lobby')));
-    } else if (me !== null && !v.active[me]) {
+    } else if (eliminated) {
+      // Out of the game: Exit to the lobby, or stay and watch the others play on.
       buttons.push(h('button.primary.big', { id: 'summary-exit', onclick: () => this.exit() }, t('summary.exit')));
-    } else if (me !== null) {
+      if (why !== 'reopened') buttons.push(h('button.big', { id: 'summary-watch', onclick: () => { this.watchingOn = true; this.render([]); } }, t('summary.watch')));
+    } else if (me !== null && why === 'over') {
       const waiting = nextRound?.waiting_for || [];
       const said = this.nextSent === v.round_no || (nextRound && !waiting.includes(me));
       buttons.push(h('button.primary.big', { id: 'summary-next', disabled: said, onclick: () => this.next() }, t('summary.next')));
       if (said && waiting.length) buttons.push(h('p.muted', t('summary.waiting_for', { names: waiting.map((s) => this.seatName(s)).join(', ') })));
     }
+    if (why === 'reopened') buttons.push(h('button.big', { id: 'summary-close', onclick: () => { this.reopened = false; this.render([]); } }, t('common.close')));
     const title = gameOver ? this.gameOverTitle() : t('summary.title', { n: result.round_no });
     let sub = '';
     if (result.winner === null && result.ended === 'stall') sub = t('summary.stalled', { n: v.rules.stall_turns });
@@ -691,13 +722,51 @@ export class TableScreen {
         h('thead', h('tr', h('th', t('summary.player')), h('th', t('summary.cards_left')), h('th.num', t('summary.penalty')), h('th.num', t(rounds ? 'summary.score' : 'summary.total')))),
         h('tbody', rows)),
       ratingRow,
+      v.results.length > 1 || why === 'reopened' ? this.scoreSheet() : null,
       h('details.fair', h('summary', t('summary.fair_play')),
         h('p', t('summary.fair_text')), h('code', `seed ${result.seed}`), h('code', `sha256 ${result.commitment}`)),
+      h('p.next-countdown', { id: 'next-countdown', hidden: true }),
       h('div.summary-buttons', buttons)));
-    if (this.summaryFor !== `${result.round_no}:${v.phase}`) {
-      this.summaryFor = `${result.round_no}:${v.phase}`;
-      overlay.querySelector('button')?.focus();
+    this.renderCountdown();
+    const key = `${result.round_no}:${v.phase}:${why}`;
+    if (this.summaryFor !== key) {
+      this.summaryFor = key;
+      overlay.querySelector('.summary-buttons button')?.focus();
     }
+  }
+
+  /** Every round so far: each seat's penalty points, and the totals (or scores). */
+  scoreSheet() {
+    const v = this.view;
+    const seats = [...Array(v.seats).keys()];
+    const last = v.results[v.results.length - 1];
+    const sheet = h('details.sheet', { id: 'score-sheet', open: this.sheetOpen },
+      h('summary', t('sheet.title')),
+      h('table.summary-table.sheet-table',
+        h('thead', h('tr', h('th', t('sheet.round')), seats.map((s) => h('th.num', { scope: 'col' }, this.seatName(s))))),
+        h('tbody', v.results.map((r) => h('tr', h('th', { scope: 'row' }, String(r.round_no)),
+          seats.map((s) => h('td.num', { class: r.winner === s ? 'winner' : '' }, String(r.penalties[s])))))),
+        h('tfoot', h('tr', h('th', { scope: 'row' }, t(this.scoredByRounds ? 'summary.score' : 'summary.total')),
+          seats.map((s) => h('td.num.total', scoreNumber(last.totals[s], this.scoredByRounds)))))));
+    sheet.addEventListener('toggle', () => { this.sheetOpen = sheet.open; });
+    return sheet;
+  }
+
+  /** The seconds left before the next deal, under a round summary. */
+  renderCountdown() {
+    const el = this.root.querySelector('#next-countdown');
+    if (!el) return;
+    const deadline = this.table?.next_round?.deadline;
+    const show = this.view?.phase === 'round_over' && !!deadline;
+    el.hidden = !show;
+    if (show) el.textContent = t('summary.next_in', { n: Math.max(0, Math.ceil((deadline - this.app.now()) / 1000)) });
+  }
+
+  openResults() {
+    this.reopened = true;
+    this.watchingOn = true;
+    this.toggleSide(false);
+    this.render([]);
   }
 
   gameOverTitle() {
