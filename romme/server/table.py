@@ -132,6 +132,8 @@ class TableActor:
         # Time.
         self._turn_timer: Timer | None = None
         self._turn_deadline: int | None = None
+        self._turn_start: int | None = None
+        """When the seat's own time began (or begins: after an open knock window)."""
         self._turn_token = 0
         self._knock_timer: Timer | None = None
         self._knock_deadline: int | None = None
@@ -140,6 +142,9 @@ class TableActor:
         self._round_timer: Timer | None = None
         self._round_deadline: int | None = None
         self._ready: set[int] = set()
+        self._at_summary: set[int] = set()
+        """Seats connected when the round ended: they are waited for even if their
+        connection drops meanwhile (a reload must not skip the summary)."""
         self._expire_timer: Timer | None = None
         # Computer opponents.
         self._bot_busy: set[int] = set()
@@ -258,7 +263,7 @@ class TableActor:
         if self._knock_deadline is not None and game.knock_seats():
             knock = {"seats": list(game.knock_seats()), "deadline": self._knock_deadline}
         return {"seat": game.current, "deadline": self._turn_deadline,
-                "seconds": self.rules.turn_seconds, "knock": knock}
+                "start": self._turn_start, "seconds": self.rules.turn_seconds, "knock": knock}
 
     def next_round_json(self) -> dict[str, Any] | None:
         game = self.game
@@ -574,9 +579,12 @@ class TableActor:
             seen = event.for_seat(seat)
             if seen is not None:
                 shown.append(seen.to_json())
-        return {"type": "update", "table": self.id, "version": version, "events": shown,
+        data = {"type": "update", "table": self.id, "version": version, "events": shown,
                 "view": self._encoder.view(game.view_for(seat)) if with_view else None,
                 "timer": self.timer_json() if with_view else None}
+        if with_view and game.phase is Phase.ROUND_OVER:
+            data["next_round"] = self.next_round_json()
+        return data
 
     def _send_update(self, events: list[Event], origin: Connection | None,
                      msg_id: Any) -> None:
@@ -655,6 +663,7 @@ class TableActor:
                 self._turn_token += 1
                 token = self._turn_token
                 start = self._knock_deadline if self._knock_deadline is not None else now
+                self._turn_start = start
                 self._turn_deadline = clock.deadline_ms(self.rules.turn_seconds, start)
                 if self._turn_timer is not None:
                     self._turn_timer.cancel()
@@ -662,7 +671,7 @@ class TableActor:
                 self._turn_timer = clock.call_later(
                     delay, partial(self.post, self._on_turn_timeout, token))
         else:
-            self._turn_deadline = None
+            self._turn_deadline = self._turn_start = None
             if self._turn_timer is not None:
                 self._turn_timer.cancel()
                 self._turn_timer = None
@@ -670,6 +679,7 @@ class TableActor:
         if game.phase is Phase.ROUND_OVER:
             if self._round_deadline is None:
                 self._ready.clear()
+                self._at_summary = {s for s in range(len(self.seats)) if self.connected(s)}
                 self._round_deadline = clock.deadline_ms(self.hub.options.next_round_seconds,
                                                          now)
                 delay = max(0.0, (self._round_deadline - clock.now_ms()) * clock.scale / 1000)
@@ -736,7 +746,7 @@ class TableActor:
             return set()
         return {s for s in range(len(self.seats))
                 if game.active[s] and self.seats[s].human and not self.bot_controlled(s)
-                and self.connected(s) and s not in self._ready}
+                and (self.connected(s) or s in self._at_summary) and s not in self._ready}
 
     async def next_round(self, conn: Connection) -> None:
         game = self.game

@@ -11,11 +11,17 @@ totals share a place (competition ranking: 1, 2, 2, 4).
 >>> winner_mu > DEFAULT_MU > loser_mu
 True
 
-The number shown is the *ordinal* ``mu - 3 * sigma``: a cautious estimate that
-starts at 0 and grows as a player wins and the model grows sure of it.
+The model's number is the *ordinal* ``mu - 3 * sigma``: a cautious estimate that
+starts at 0 and grows as a player wins and the model grows sure of it. It is kept
+as it is (the store sorts by it); players see it on the scale they know from chess
+and most games: a new player has 1500, and one point of the ordinal is worth
+``SCALE`` rating points (openskill's ``ordinal(alpha=SCALE, target=BASE)``). On
+that scale one game moves a new player by a few dozen points, as players expect.
 
 >>> ordinal(DEFAULT_MU, DEFAULT_SIGMA)
 0.0
+>>> shown(0.0), shown(-1.83), shown(3.44)
+(1500, 1463, 1569)
 """
 
 from __future__ import annotations
@@ -24,11 +30,15 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-__all__ = ["DEFAULT_MU", "DEFAULT_SIGMA", "ordinal", "places", "rate", "shown"]
+__all__ = ["BASE", "DEFAULT_MU", "DEFAULT_SIGMA", "SCALE", "ordinal", "places", "rate", "shown"]
 
 _MODEL = PlackettLuce()
 DEFAULT_MU: float = float(_MODEL.mu)
 DEFAULT_SIGMA: float = float(_MODEL.sigma)
+BASE = 1500
+"""The rating shown for a new player (ordinal 0)."""
+SCALE = 20
+"""Rating points per point of the ordinal."""
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -36,10 +46,11 @@ def ordinal(mu: float, sigma: float) -> float:
     return float(mu - 3.0 * sigma)
 
 
-def shown(value: float) -> float:
-    """A rating as the protocol shows it: rounded to one decimal."""
-    rounded = round(value, 1)
-    return 0.0 if rounded == 0 else rounded  # never "-0.0"
+def shown(value: float) -> int:
+    """The rating players see for an ordinal: ``BASE + SCALE * ordinal``, a whole
+    number. Every number the protocol calls a rating goes through here, so that the
+    lobby, player info, rankings and the game's end agree."""
+    return BASE + round(SCALE * value)
 
 
 def places(winners: Sequence[int], totals: Sequence[int]) -> list[int]:

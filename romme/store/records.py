@@ -19,7 +19,7 @@ class PlayerRecord:
     >>> anna = PlayerRecord(id=7, nickname="Anna", guest=False, is_bot=False, rating=25.04,
     ...                     mu=40.0, sigma=4.99, games_played=12, games_won=7)
     >>> anna.to_json()
-    {'id': 7, 'nickname': 'Anna', 'guest': False, 'rating': 25.0}
+    {'id': 7, 'nickname': 'Anna', 'guest': False, 'rating': 2001}
     """
 
     id: int
@@ -27,7 +27,8 @@ class PlayerRecord:
     guest: bool
     is_bot: bool
     rating: float
-    """The openskill ordinal ``mu - 3 sigma`` (0 for a new player and for guests)."""
+    """The openskill ordinal ``mu - 3 sigma`` (0 for a new player and for guests);
+    players see it as :func:`romme.store.ratings.shown` (1500 for 0)."""
     mu: float
     sigma: float
     games_played: int

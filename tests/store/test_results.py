@@ -50,8 +50,9 @@ async def test_finish_game(store: Store) -> None:
     anna, ben = await registered(store, "Anna", "Ben")
     table, changes = await play(store, [anna, ben], winners=[0], totals=[12, 104])
     assert set(changes) == {"0", "1"}
-    assert changes["0"]["before"] == 0.0 and changes["1"]["before"] == 0.0
-    assert changes["0"]["after"] > 0.0 > changes["1"]["after"]
+    # New players start at 1500; one game moves them by a few dozen points.
+    assert changes["0"]["before"] == 1500 and changes["1"]["before"] == 1500
+    assert 1600 > changes["0"]["after"] > 1500 > changes["1"]["after"] > 1400
     anna2 = await store.get_player(anna.id)
     ben2 = await store.get_player(ben.id)
     assert anna2 is not None and ben2 is not None
@@ -126,7 +127,7 @@ async def test_guests_are_rated_but_their_rating_is_not_kept(store: Store) -> No
     _, changes = await play(store, [guest, anna, bot], winners=[0], totals=[0, 50, 70])
     assert set(changes) == {"1", "2"}  # the guest's seat has no kept rating
     assert changes["1"]["after"] > changes["2"]["after"]
-    assert changes["2"]["after"] < 0  # last place
+    assert changes["2"]["after"] < 1500  # last place
     guest2 = await store.get_player(guest.id)
     assert guest2 is not None
     assert (guest2.mu, guest2.sigma, guest2.rating) == (guest.mu, guest.sigma, 0.0)
@@ -209,7 +210,7 @@ async def test_player_info(store: Store, clock: FakeClock) -> None:
 async def test_player_info_of_a_new_guest(store: Store) -> None:
     await store.create_guest("Gast")
     assert await store.player_info("gast") == {
-        "nickname": "Gast", "guest": True, "games_played": 0, "games_won": 0, "rating": 0.0,
+        "nickname": "Gast", "guest": True, "games_played": 0, "games_won": 0, "rating": 1500,
         "recent": [],
     }
 

@@ -7,17 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.web.ui import register
+
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 
 
 def test_register_logout_login(server: str, new_context: Any, page_errors: Any) -> None:
     page = new_context("accounts")
-    page.goto(server)
-    page.click("#entry-tab-register")
-    page.fill("#entry-nick", "Regina")
-    page.fill("#entry-pass", "geheim-und-lang")
-    page.click("#entry-submit")
-    page.wait_for_selector("#new-game")
+    register(page, server, "Regina", "geheim-und-lang")
     assert page.inner_text("#me-name") == "Regina"
 
     # A reload keeps the session.

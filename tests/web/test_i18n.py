@@ -4,15 +4,17 @@ missing key."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import shot
-from tests.web.ui import login_guest
+from tests.web.conftest import shot, start_server, stop_server
+from tests.web.ui import draw_and_discard, login_guest, new_game, table_state, view, wait_for
 
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 LANGS = ["en", "de", "pt", "es", "nl"]
@@ -57,6 +59,94 @@ def test_every_key_the_code_uses_exists() -> None:
     for prefix, names in dynamic.items():
         for name in names:
             assert f"{prefix}.{name}" in en
+
+
+def _callee(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _code_positions(trees: list[ast.Module]) -> dict[str, int]:
+    """Callables that take an error code, and the position of the ``code`` argument:
+    exception classes whose constructor has a ``code`` parameter (and their
+    subclasses that keep it), and functions with "error" in the name that do."""
+    inits: dict[str, list[str] | None] = {}
+    bases: dict[str, list[str]] = {}
+    positions: dict[str, int] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
+                init = next((f for f in node.body if isinstance(f, ast.FunctionDef)
+                             and f.name == "__init__"), None)
+                inits[node.name] = None if init is None else [a.arg for a in init.args.args[1:]]
+            elif (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                  and "error" in node.name.lower()):
+                params = [a.arg for a in node.args.args]
+                if "code" in params:
+                    positions[node.name] = params.index("code")
+
+    def params_of(name: str, depth: int = 0) -> list[str] | None:
+        if name not in inits or depth > 10:
+            return None
+        own = inits[name]
+        if own is not None:
+            return own
+        return next((p for b in bases[name] if (p := params_of(b, depth + 1)) is not None), None)
+
+    for name in inits:
+        params = params_of(name)
+        if params is not None and "code" in params:
+            positions[name] = params.index("code")
+    return positions
+
+
+def server_error_codes() -> dict[str, str]:
+    """Every error code the server's code can send, with the file that raises it,
+    found in the source (so that codes added later are checked too): the code
+    argument of every error constructor and error helper called with a literal,
+    the ``code`` class attribute of the error classes, and ``ERROR_CODES``."""
+    sources = sorted(p for part in ("server", "store", "engine")
+                     for p in (WEB.parent / part).rglob("*.py"))
+    trees = [ast.parse(p.read_text("utf-8")) for p in sources]
+    positions = _code_positions(trees)
+    codes: dict[str, str] = {}
+    for path, tree in zip(sources, trees, strict=True):
+        where = str(path.relative_to(WEB.parents[1]))
+        for node in ast.walk(tree):
+            found: list[ast.expr] = []
+            if isinstance(node, ast.Call) and (name := _callee(node)) in positions:
+                index = positions[name]
+                if len(node.args) > index:
+                    found.append(node.args[index])
+                found += [k.value for k in node.keywords if k.arg == "code"]
+            elif isinstance(node, ast.ClassDef):
+                found += [s.value for s in node.body if isinstance(s, ast.Assign)
+                          and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)]
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "ERROR_CODES" for t in node.targets):
+                assert isinstance(node.value, ast.Dict)
+                found += [k for k in node.value.keys if k is not None]
+            for value in found:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    codes.setdefault(value.value, where)
+    return codes
+
+
+def test_every_error_code_the_server_sends_has_a_text_in_every_catalog() -> None:
+    codes = server_error_codes()
+    # The scan finds the codes of each layer (a scan that finds nothing proves nothing).
+    for known in ("knock_closed", "server_busy", "nickname_taken", "not_your_turn", "bad_card"):
+        assert known in codes
+    for code in codes:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", code), f"{code!r} ({codes[code]})"
+    for lang in LANGS:
+        texts = catalog(lang)
+        lacking = sorted(f"{code} ({codes[code]})" for code in codes
+                         if not texts.get(f"error.{code}", "").strip())
+        assert lacking == [], f"{lang} has no text for"
 
 
 def switch(page: Any, lang: str) -> None:
@@ -135,3 +225,68 @@ def test_every_screen_in_every_language(server: str, new_context: Any) -> None:
     switch(page, "de")
     shot(page, "table-german")
     switch(page, "en")
+
+
+# Every text the connection banner shows, from the first moment of the page on.
+_RECORD_BANNER = """
+window.__bannerTexts = [];
+new MutationObserver(() => {
+  const banner = document.getElementById('conn-banner');
+  if (banner && !banner.hidden && banner.textContent) window.__bannerTexts.push(banner.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+
+def test_a_reload_shows_no_raw_keys(server: str, new_context: Any) -> None:
+    page = new_context("reload-keys", locale="nl-NL")
+    login_guest(page, server, "Herlaad")
+    page.add_init_script(_RECORD_BANNER)
+    for _ in range(3):
+        page.reload()
+        page.wait_for_selector("#new-game")
+        page.wait_for_selector("#conn-banner", state="hidden")
+        texts = page.evaluate("window.__bannerTexts")
+        assert not [x for x in texts if x.startswith("conn.")], texts
+        assert missing(page) == []
+    # Lost and found again: the banner speaks the page's language.
+    page.evaluate("window.__romme.conn.socket.close(4000)")
+    page.wait_for_selector("#conn-banner", state="hidden")
+    assert catalog("nl")["conn.reconnecting"] in page.evaluate("window.__bannerTexts")
+
+
+def move_patterns(lang: str) -> list[re.Pattern[str]]:
+    """The "last move" texts of a catalog as patterns (any name, card, number)."""
+    return [re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(text)))
+            for key, text in catalog(lang).items() if key.startswith("move.")]
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Computer opponents that think about three seconds, so that the status line
+    keeps showing a move for a while."""
+    proc, base = start_server(tmp_path_factory.mktemp("slow"), "--bot-delay", "3")
+    yield base
+    stop_server(proc)
+
+
+def test_the_last_move_follows_a_language_switch(slow_server: str, new_context: Any) -> None:
+    page = new_context("last-move")
+    login_guest(page, slow_server, "Zuletzt")
+    new_game(page, opponents=2)
+    english, german = move_patterns("en"), move_patterns("de")
+    for _ in range(6):
+        wait_for(page, lambda: (view(page) or {}).get("current") == 0, 60, "my turn")
+        draw_and_discard(page)
+        # Seat 1 moves, seat 2 thinks: the status line tells seat 1's last move.
+        page.wait_for_selector("#turn-status .last-move", timeout=30000)
+        version = (table_state(page) or {})["version"]
+        text = page.inner_text("#turn-status .last-move")
+        assert any(p.fullmatch(text) for p in english), text
+        switch(page, "de")
+        shown = page.inner_text("#turn-status .last-move")
+        if (table_state(page) or {})["version"] == version:  # no move came in between
+            assert any(p.fullmatch(shown) for p in german), shown
+            assert not any(p.fullmatch(shown) for p in english), shown
+            return
+        switch(page, "en")
+    raise AssertionError("no quiet moment to switch the language")

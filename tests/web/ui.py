@@ -9,6 +9,7 @@ from typing import Any
 
 from romme.engine.actions import Discard, Draw, ExchangeJoker, Knock, Lay, LayOff
 from romme.engine.reference import cheapest_discard, reference_action
+from romme.engine.scoring import card_penalty
 from romme.engine.view import SeatView
 
 # A point inside an element that is really on top there (cards overlap in the fan).
@@ -28,6 +29,15 @@ _VISIBLE_POINT = """(el) => {
 def login_guest(page: Any, base: str, nickname: str) -> None:
     page.goto(base)
     page.fill("#entry-nick", nickname)
+    page.click("#entry-submit")
+    page.wait_for_selector("#new-game")
+
+
+def register(page: Any, base: str, nickname: str, password: str) -> None:
+    page.goto(base)
+    page.click("#entry-tab-register")
+    page.fill("#entry-nick", nickname)
+    page.fill("#entry-pass", password)
     page.click("#entry-submit")
     page.wait_for_selector("#new-game")
 
@@ -183,3 +193,64 @@ def signature(v: dict[str, Any]) -> Any:
     """What a move changes (the hand's order aside, which sorting changes)."""
     return (sorted(v.get("hand", [])), v.get("phase"), v.get("current"), str(v.get("melds")),
             v.get("discard_count"), v.get("round_no"))
+
+
+def new_game(page: Any, opponents: int = 1, level: str | None = None, turn: int = 120,
+             limit: str | None = None, knock: bool = False) -> None:
+    """Start a game against computer opponents from the lobby's "New game" dialog
+    (``limit``: "1", "50", "100" or a number for "Other")."""
+    page.click("#new-game")
+    page.select_option("#ng-opponents", str(opponents))
+    for i in range(1, opponents + 1):
+        if level is not None:
+            page.select_option(f"#ng-seat-{i}", level)
+    if limit in ("1", "50", "100"):
+        page.check(f"#new-game-form input[name=limit][value='{limit}']")
+    elif limit is not None:
+        page.fill("#ng-custom-limit", limit)
+    if knock:
+        page.check("#ng-knock")
+    page.select_option("#ng-turn", str(turn))
+    page.click("#ng-create")
+    page.wait_for_selector("#hand .hand-card")
+
+
+def draw_and_discard(page: Any, choose: Any = None) -> None:
+    """One whole turn by keyboard: S draws from the stock, Enter on a card discards
+    it (``choose(view)`` picks the card; by default the first one that is no joker)."""
+    page.locator("body").focus()
+    page.keyboard.press("s")
+    wait_for(page, lambda: (view(page) or {}).get("phase") == "play", what="the draw")
+    v = view(page) or {}
+    hand = hand_in_dom(page)
+    card = choose(v) if choose else next(c for c in hand if c != "XX")
+    page.focus(f"#hand-{hand.index(card)}")
+    page.keyboard.press("Enter")
+    wait_for(page, lambda: (view(page) or {}).get("phase") != "play"
+             or (view(page) or {}).get("current") != v.get("seat"), what="the discard")
+
+
+def cheapest_card(v: dict[str, Any]) -> str:
+    """The card of the hand that costs least as a penalty (never a joker): a player who
+    throws these away and never lays collects penalty points."""
+    seat_view = SeatView.from_json(v)
+    return str(min((c for c in seat_view.hand if not c.is_joker),
+                   key=lambda c: card_penalty(c, seat_view.rules)))
+
+
+def play_badly_until_round_over(page: Any, limit: float = 180) -> dict[str, Any]:
+    """Play every turn with :func:`cheapest_card` until a round (or the game) is over,
+    or the seat is out of the game."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        v = view(page) or {}
+        if v.get("phase") in ("round_over", "game_over") or (
+                v.get("active") and not v["active"][v["seat"]]):
+            return v
+        if v.get("phase") == "draw" and v.get("current") == v.get("seat"):
+            draw_and_discard(page, cheapest_card)
+        else:
+            page.wait_for_timeout(40)
+    v = view(page) or {}
+    raise AssertionError(f"the round did not end in time: {v.get('phase')} {v.get('current')} "
+                         f"{v.get('seat')} {v.get('round_no')} {v.get('hand_counts')}")

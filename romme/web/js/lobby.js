@@ -28,11 +28,13 @@ export function showPlayerInfo(app, nickname, extra) {
   api.player(nickname).then((info) => {
     clear(body);
     const rate = info.games_played ? Math.round((100 * info.games_won) / info.games_played) : 0;
-    body.append(
+    // DOM append() would write a missing part (no invite button) as the text "null".
+    body.append(...[
       h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
         h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
       h('dl.info-stats',
-        h('dt', t('info.rating')), h('dd', String(Math.round(info.rating ?? 0))),
+        // A guest's rating is not kept: there is none to show.
+        h('dt', t('info.rating')), h('dd', { id: 'info-rating' }, info.guest ? '–' : String(Math.round(info.rating))),
         h('dt', t('info.games_played')), h('dd', String(info.games_played)),
         h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
       h('h3', t('info.recent')),
@@ -42,7 +44,7 @@ export function showPlayerInfo(app, nickname, extra) {
         : h('p.muted', t('info.no_games')),
       extra ? extra(dlg) : null,
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
-    );
+    ].filter(Boolean));
   }).catch((err) => {
     clear(body);
     body.append(h('p.form-error', app.errorText(err)), h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))));
@@ -109,7 +111,7 @@ export class LobbyScreen {
     const me = this.app.me;
     if (!me) return;
     this.meEl.replaceChildren(avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname),
-      me.guest ? h('span.badge', t('info.guest')) : h('span.badge', `★ ${Math.round(me.rating ?? 0)}`));
+      me.guest ? h('span.badge', t('info.guest')) : h('span.badge', { id: 'me-rating' }, `★ ${Math.round(me.rating)}`));
     const logout = this.root.querySelector('#logout');
     if (logout) logout.title = me.guest ? t('lobby.logout_guest') : '';
   }
@@ -169,7 +171,7 @@ export class LobbyScreen {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => showPlayerInfo(app, p.nickname, (dlg) => this.inviteExtra(p.nickname, dlg)),
         'aria-label': t('info.show', { name: p.nickname }),
-      }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating ?? 0)}`))));
+      }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
   }
@@ -289,7 +291,10 @@ export class LobbyScreen {
         h('button', { type: 'button', onclick: () => dlg.close() }, t('common.cancel')),
         h('button.primary', { type: 'submit', id: 'ng-create' }, t('newgame.create'))));
     form.addEventListener('change', (e) => { if (e.target.name === 'preset') syncPreset(); });
-    customLimit.addEventListener('focus', () => { form.querySelector('input[name=limit][value=custom]').checked = true; });
+    // Typing a number or clicking into the field chooses "Other"; focus alone (Tab) changes nothing.
+    const chooseCustom = () => { form.querySelector('input[name=limit][value=custom]').checked = true; };
+    customLimit.addEventListener('input', chooseCustom);
+    customLimit.addEventListener('pointerdown', chooseCustom);
     renderSeats();
     const dlg = dialog(t('lobby.new_game'), form, { className: 'new-game-dialog' });
     form.addEventListener('submit', async (e) => {

@@ -130,9 +130,7 @@ function startSession(player) {
     onMessage: handle,
     onState: (state) => {
       app.connState = state;
-      const banner = document.getElementById('conn-banner');
-      banner.hidden = state === 'open' || state === 'idle' || state === 'closed';
-      banner.textContent = t(state === 'connecting' ? 'conn.connecting' : 'conn.reconnecting');
+      showConnState();
     },
     onAuthLost: () => {
       app.me = null;
@@ -144,6 +142,16 @@ function startSession(player) {
   app.conn.connect();
   if (!app.i18nReady) return;
   if (!location.hash.startsWith('#/table/')) app.openLobby(); else route();
+}
+
+/** The banner over the page while the socket is not open. Its text waits for the
+ * catalog: a known session connects while the catalog still loads. */
+function showConnState() {
+  const state = app.connState;
+  const banner = document.getElementById('conn-banner');
+  banner.dataset.i18n = state === 'connecting' ? 'conn.connecting' : 'conn.reconnecting';
+  banner.hidden = !app.i18nReady || state === 'open' || state === 'idle' || state === 'closed';
+  if (app.i18nReady) banner.textContent = t(banner.dataset.i18n);
 }
 
 function upsert(list, item) {
@@ -321,6 +329,7 @@ async function boot() {
   if (known) startSession(null);
   await setLanguage(detectLanguage(), { save: false });
   app.i18nReady = true;
+  showConnState();
   if (app.conn) route(); else showEntry();
 }
 

@@ -3,7 +3,7 @@
 // Everything is rendered from the server's `view`; `events` only animate.
 
 import { cardName, cardShort, cardSVG, isJoker } from './cards.js';
-import { t, translateDom } from './i18n.js';
+import { currentLanguage, t, translateDom } from './i18n.js';
 import { renderChatLog, settingsChips, showPlayerInfo, BOT_LEVELS } from './lobby.js';
 import { HandDrag } from './dnd.js';
 import { play, setSound, soundOn } from './sound.js';
@@ -19,6 +19,12 @@ function keyed(list, prefix) {
     seen[code] = (seen[code] || 0) + 1;
     return `${prefix}${code}:${seen[code]}`;
   });
+}
+
+/** One sign convention: penalty points are counted up (classic: the total of
+ * penalty points); a three-rounds score is minus the penalties, shown negative. */
+export function scoreNumber(penalties, rounds) {
+  return rounds && penalties ? `−${penalties}` : String(penalties);
 }
 
 function sameCards(a, b) {
@@ -101,6 +107,7 @@ export class TableScreen {
     els.limit = h('div.limit', { id: 'limit' });
     els.info = h('button', { id: 'player-info', onclick: () => this.playerInfoDialog(), 'data-i18n': 'table.player_info' });
     els.invite = h('button', { id: 'invite', onclick: () => this.inviteDialog(), 'data-i18n': 'table.invite' });
+    els.results = h('button', { id: 'results', onclick: () => this.openResults(), 'data-i18n': 'table.results' });
     els.leave = h('button.ghost', { id: 'leave', onclick: () => this.leave(), 'data-i18n': 'table.leave' });
     els.rules = h('ul.chips.small', { id: 'table-settings' });
     els.chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite' });
@@ -123,7 +130,7 @@ export class TableScreen {
     els.side = h('aside.side', { id: 'side' },
       h('button.icon-btn.side-close', { onclick: () => this.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
       h('div.side-top', els.timerRing, els.limit),
-      h('div.side-buttons', els.info, els.invite, els.leave),
+      h('div.side-buttons', els.info, els.invite, els.results, els.leave),
       h('div.side-lang', languagePicker(),
         h('button.small.ghost', { id: 'keys-help', onclick: () => this.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
         h('button.small.ghost', {
@@ -163,7 +170,7 @@ export class TableScreen {
     const prevRound = this.view?.round_no;
     this.table = table;
     this.app.tableId = table.id;
-    if (this.view && prevRound !== undefined && this.view.round_no !== prevRound) this.summaryFor = null;
+    if (this.view && prevRound !== undefined && this.view.round_no !== prevRound) { this.summaryFor = null; this.reopened = false; }
     if (this.drag.active) { this.deferred = [...(this.deferred || []), ...events]; this.renderSide(); return; }
     this.render(events);
   }
@@ -223,6 +230,14 @@ export class TableScreen {
     document.title = `${this.myTurn ? '❗ ' : ''}${t('app.name')} · ${t('table.title', { id: table.id })}`;
   }
 
+  /** Three rounds: the score is minus the penalties (the highest wins). */
+  get scoredByRounds() { return this.view?.rules?.scoring === 'rounds'; }
+
+  /** A seat's running total, the same in the seats, the own label and the summary. */
+  totalText(total) {
+    return t('table.points_n', { n: scoreNumber(total, this.scoredByRounds) });
+  }
+
   seatName(seat) {
     const info = this.table?.seats?.[seat];
     if (!info) return t('table.seat_n', { n: seat + 1 });
@@ -242,6 +257,7 @@ export class TableScreen {
     document.getElementById('mini-limit').textContent = limitText;
     this.els.rules.replaceChildren(...settingsChips(s).map((c) => h('li', c)));
     this.els.invite.disabled = table.my_seat === null || !(table.status === 'waiting');
+    this.els.results.disabled = !this.view?.results?.length;
     this.renderChat();
     this.renderTimer();
   }
@@ -263,6 +279,7 @@ export class TableScreen {
   }
 
   renderTimer() {
+    this.renderCountdown();
     const timer = this.table?.timer;
     const ring = this.els.timerRing;
     const mini = document.getElementById('mini-timer');
@@ -274,20 +291,26 @@ export class TableScreen {
       for (const bar of this.root.querySelectorAll('.turn-bar')) bar.style.setProperty('--p', '0');
       return;
     }
-    const left = Math.max(0, (timer.deadline - this.app.now()) / 1000);
+    // The seat's own time: while a knock window is open it has not started yet
+    // (the window is shown apart).
+    const now = this.app.now();
+    const knock = timer.knock;
+    const knockOpen = !!knock && knock.deadline > now;
+    const start = timer.start ?? (knockOpen ? knock.deadline : now);
+    const left = Math.max(0, (timer.deadline - Math.max(now, start)) / 1000);
     const frac = Math.max(0, Math.min(1, left / (timer.seconds || 30)));
     ring.style.setProperty('--p', String(frac));
     ring.classList.toggle('low', left < 10);
     ring.classList.toggle('mine', timer.seat === view.seat);
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', String(Math.ceil(left))),
-      h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)));
+      h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)),
+      knockOpen ? h('span.knock-window', { id: 'knock-window' }, t('table.knock_window', { n: Math.ceil((knock.deadline - now) / 1000) })) : null);
     ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
     if (mini) { mini.textContent = `${Math.ceil(left)} s`; mini.classList.toggle('low', left < 10); }
     for (const bar of this.root.querySelectorAll('.turn-bar')) {
       bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
     }
-    const knock = timer.knock;
-    if (knock && knock.seats?.includes(view.seat) && knock.deadline > this.app.now()) {
+    if (knockOpen && knock.seats?.includes(view.seat)) {
       this.els.knock.style.setProperty('--p', String(Math.max(0, (knock.deadline - this.app.now()) / (view.rules.knock_window_seconds * 1000))));
     } else if (!this.els.knock.hidden) {
       this.renderControls(); // the knock window has closed
@@ -345,7 +368,7 @@ export class TableScreen {
     else if (info.away) badges.push(h('span.badge.away', t('table.away')));
     else if (info.nickname && info.connected === false) badges.push(h('span.badge.offline', t('table.offline')));
     if (v && v.opened[seat]) badges.push(h('span.badge.opened', t('table.opened')));
-    const label = [name, v ? t('table.points_n', { n: v.totals[seat] }) : '', v ? t('table.cards_n', { n: count }) : '',
+    const label = [name, v ? this.totalText(v.totals[seat]) : '', v ? t('table.cards_n', { n: count }) : '',
       turn ? t('table.their_turn') : '', active ? '' : t('table.eliminated')].filter(Boolean).join(', ');
     if (!info.nickname && !info.bot) {
       return h('div.seat.opponent.free', { dataset: { seat }, id: `seat-${seat}` }, h('span.nick', t('lobby.free_seat')));
@@ -359,7 +382,7 @@ export class TableScreen {
     h('button.seat-name', { onclick: () => info.nickname && showPlayerInfo(this.app, info.nickname), disabled: !info.nickname },
       avatar(name, !!info.bot), h('span.nick', name), active ? null : h('span.red-cross', { 'aria-hidden': 'true' }, '✕')),
     h('div.seat-stats',
-      v ? h('span.points', { title: t('table.points') }, t('table.points_n', { n: v.totals[seat] })) : null,
+      v ? h('span.points', { title: t(this.scoredByRounds ? 'summary.score' : 'table.points') }, this.totalText(v.totals[seat])) : null,
       v ? h('span.count', { title: t('table.cards') }, h('i.card-icon', { 'aria-hidden': 'true' }), String(count)) : null),
     h('div.seat-badges', badges),
     h('div.turn-bar', { dataset: { seat } }));
@@ -512,7 +535,9 @@ export class TableScreen {
     if (meInfo?.away) {
       status.append(t('table.away_me'), ' ', h('button.small', { id: 'back', onclick: () => this.app.send({ type: 'back', table: this.table.id }) }, t('table.back')));
     } else if (v.seat === null) status.append(t('table.watching'));
-    else if (!v.active[v.seat]) status.append(t('table.you_are_out'));
+    else if (!v.active[v.seat]) {
+      status.append(t('table.you_are_out'), ' ', h('button.small', { id: 'status-exit', onclick: () => this.exit() }, t('summary.exit')));
+    }
     else if (my) {
       status.append(h('span.exclaim', { 'aria-hidden': 'true' }, '!'),
         v.phase === 'draw' ? t('table.status_draw') : t('table.status_play'));
@@ -520,7 +545,7 @@ export class TableScreen {
     } else if (knockable) status.append(t('table.status_knock'));
     else if (inRound) {
       status.append(t('table.status_wait', { name: this.seatName(v.current) }));
-      if (this.lastMove) status.append(h('span.last-move', this.lastMove));
+      if (this.lastMove) status.append(h('span.last-move', this.lastMoveText()));
     }
     status.classList.toggle('mine', my);
     this.els.me.classList.toggle('my-turn', my);
@@ -532,28 +557,31 @@ export class TableScreen {
         avatar(this.app.me?.nickname || '?'),
         h('strong', this.app.me?.nickname || ''),
         v.active[seat] ? null : h('span.red-cross', '✕'),
-        h('span.points', t('table.points_n', { n: v.totals[seat] })),
+        h('span.points', this.totalText(v.totals[seat])),
         v.opened[seat] ? h('span.badge.opened', t('table.opened')) : null,
         h('div.turn-bar', { dataset: { seat } })].filter(Boolean));
     }
   }
 
-  /** Remember the latest move of another player, told in the status line. */
+  /** Remember the latest move of another player, told in the status line. It is kept
+   * as a key and its values, so that it is told in the language shown at the time. */
   noteMoves(events, table) {
     const me = table.view?.seat ?? null;
+    const keys = { discarded: 'move.discarded', laid: 'move.laid', laid_off: 'move.laid_off', joker_exchanged: 'move.exchanged', knocked: 'move.knocked' };
     for (const e of events) {
       if (typeof e.seat !== 'number' || e.seat === me) continue;
-      const name = this.seatName(e.seat);
-      let text = null;
-      if (e.type === 'drew') text = e.source === 'discard' ? t('move.took', { name, card: cardShort(e.card) }) : t('move.drew', { name });
-      else if (e.type === 'discarded') text = t('move.discarded', { name, card: cardShort(e.card) });
-      else if (e.type === 'laid') text = t('move.laid', { name, n: e.melds.length });
-      else if (e.type === 'laid_off') text = t('move.laid_off', { name, card: cardShort(e.card) });
-      else if (e.type === 'joker_exchanged') text = t('move.exchanged', { name, card: cardShort(e.card) });
-      else if (e.type === 'knocked') text = t('move.knocked', { name });
-      if (text) this.lastMove = text;
+      const key = e.type === 'drew' ? (e.source === 'discard' ? 'move.took' : 'move.drew') : keys[e.type];
+      if (key) this.lastMove = { key, seat: e.seat, card: e.card, n: e.melds?.length };
     }
     if (events.some((e) => e.type === 'round_started')) this.lastMove = null;
+  }
+
+  lastMoveText() {
+    const m = this.lastMove;
+    const params = { name: this.seatName(m.seat) };
+    if (m.card) params.card = cardShort(m.card);
+    if (m.n !== undefined) params.n = m.n;
+    return t(m.key, params);
   }
 
   /** The card just drawn glows for a moment, so the eye finds it in the fan. */
@@ -614,42 +642,68 @@ export class TableScreen {
 
   // ------------------------------------------------------------ summary
 
+  /** Which round summary the overlay shows, and why: the round just over; the round
+   * that put this player out (kept, with Exit, until they leave or watch on); or
+   * one the player reopened ("Results"). */
+  summaryShown() {
+    const v = this.view;
+    const results = v.results || [];
+    if (!results.length) return null;
+    const last = results[results.length - 1];
+    if (v.phase === 'round_over' || v.phase === 'game_over') return { result: last, why: 'over' };
+    const me = v.seat;
+    if (me !== null && !v.active[me] && !this.watchingOn) {
+      return { result: results.find((r) => r.eliminated.includes(me)) || last, why: 'out' };
+    }
+    if (this.reopened) return { result: last, why: 'reopened' };
+    return null;
+  }
+
   renderSummary() {
     const v = this.view;
     const overlay = this.els.overlay;
-    const over = v.phase === 'round_over' || v.phase === 'game_over';
-    if (!over || !v.results.length) {
+    const shown = this.summaryShown();
+    if (!shown) {
       overlay.hidden = true;
       return;
     }
-    const result = v.results[v.results.length - 1];
+    const { result, why } = shown;
     overlay.hidden = false;
     const me = v.seat;
     const nextRound = this.table.next_round;
+    // Drawn again only when it changes: the others' moves must not replace the
+    // buttons under the pointer of a player who watches on.
+    const content = JSON.stringify([result.round_no, why, v.phase === 'game_over', v.active, v.results.length, nextRound,
+      this.nextSent === v.round_no, this.table.game_over?.ratings, this.table.seats, currentLanguage()]);
+    if (content === this.summaryContent && overlay.firstChild) { this.renderCountdown(); return; }
+    this.summaryContent = content;
     const rows = [];
-    // Three rounds: a score is minus the penalties, and the highest wins.
-    const rounds = v.rules.scoring === 'rounds';
+    const rounds = this.scoredByRounds;
     for (let s = 0; s < v.seats; s += 1) {
       const out = result.eliminated.includes(s) || !v.active[s];
       rows.push(h('tr', { class: `${s === me ? 'me' : ''} ${out ? 'out' : ''} ${result.winner === s ? 'winner' : ''}` },
         h('th', { scope: 'row' }, h('span.name', out ? h('span.red-cross', { title: t('table.eliminated') }, '✕') : null,
           this.seatName(s), result.winner === s ? h('span.badge.win', t('summary.went_out')) : null)),
         h('td', h('div.summary-cards', (result.hands[s] || []).map((c) => h('span.card.face.mini', { html: cardSVG(c), role: 'img', 'aria-label': cardName(c, t) })))),
-        h('td.num', { class: 'penalty' }, result.penalties[s] ? `−${result.penalties[s]}` : '0'),
-        h('td.num.total', rounds && result.totals[s] ? `−${result.totals[s]}` : String(result.totals[s]))));
+        h('td.num', { class: 'penalty' }, String(result.penalties[s])),
+        h('td.num.total', scoreNumber(result.totals[s], rounds))));
     }
     const gameOver = v.phase === 'game_over';
+    const eliminated = me !== null && !v.active[me];
     const buttons = [];
     if (gameOver) {
       buttons.push(h('button.primary.big', { id: 'summary-lobby', onclick: () => this.app.openLobby() }, t('summary.back_to_lobby')));
-    } else if (me !== null && !v.active[me]) {
+    } else if (eliminated) {
+      // Out of the game: Exit to the lobby, or stay and watch the others play on.
       buttons.push(h('button.primary.big', { id: 'summary-exit', onclick: () => this.exit() }, t('summary.exit')));
-    } else if (me !== null) {
+      if (why !== 'reopened') buttons.push(h('button.big', { id: 'summary-watch', onclick: () => { this.watchingOn = true; this.render([]); } }, t('summary.watch')));
+    } else if (me !== null && why === 'over') {
       const waiting = nextRound?.waiting_for || [];
       const said = this.nextSent === v.round_no || (nextRound && !waiting.includes(me));
       buttons.push(h('button.primary.big', { id: 'summary-next', disabled: said, onclick: () => this.next() }, t('summary.next')));
       if (said && waiting.length) buttons.push(h('p.muted', t('summary.waiting_for', { names: waiting.map((s) => this.seatName(s)).join(', ') })));
     }
+    if (why === 'reopened') buttons.push(h('button.big', { id: 'summary-close', onclick: () => { this.reopened = false; this.render([]); } }, t('common.close')));
     const title = gameOver ? this.gameOverTitle() : t('summary.title', { n: result.round_no });
     let sub = '';
     if (result.winner === null && result.ended === 'stall') sub = t('summary.stalled', { n: v.rules.stall_turns });
@@ -668,13 +722,51 @@ export class TableScreen {
         h('thead', h('tr', h('th', t('summary.player')), h('th', t('summary.cards_left')), h('th.num', t('summary.penalty')), h('th.num', t(rounds ? 'summary.score' : 'summary.total')))),
         h('tbody', rows)),
       ratingRow,
+      v.results.length > 1 || why === 'reopened' ? this.scoreSheet() : null,
       h('details.fair', h('summary', t('summary.fair_play')),
         h('p', t('summary.fair_text')), h('code', `seed ${result.seed}`), h('code', `sha256 ${result.commitment}`)),
+      h('p.next-countdown', { id: 'next-countdown', hidden: true }),
       h('div.summary-buttons', buttons)));
-    if (this.summaryFor !== `${result.round_no}:${v.phase}`) {
-      this.summaryFor = `${result.round_no}:${v.phase}`;
-      overlay.querySelector('button')?.focus();
+    this.renderCountdown();
+    const key = `${result.round_no}:${v.phase}:${why}`;
+    if (this.summaryFor !== key) {
+      this.summaryFor = key;
+      overlay.querySelector('.summary-buttons button')?.focus();
     }
+  }
+
+  /** Every round so far: each seat's penalty points, and the totals (or scores). */
+  scoreSheet() {
+    const v = this.view;
+    const seats = [...Array(v.seats).keys()];
+    const last = v.results[v.results.length - 1];
+    const sheet = h('details.sheet', { id: 'score-sheet', open: this.sheetOpen },
+      h('summary', t('sheet.title')),
+      h('table.summary-table.sheet-table',
+        h('thead', h('tr', h('th', t('sheet.round')), seats.map((s) => h('th.num', { scope: 'col' }, this.seatName(s))))),
+        h('tbody', v.results.map((r) => h('tr', h('th', { scope: 'row' }, String(r.round_no)),
+          seats.map((s) => h('td.num', { class: r.winner === s ? 'winner' : '' }, String(r.penalties[s])))))),
+        h('tfoot', h('tr', h('th', { scope: 'row' }, t(this.scoredByRounds ? 'summary.score' : 'summary.total')),
+          seats.map((s) => h('td.num.total', scoreNumber(last.totals[s], this.scoredByRounds)))))));
+    sheet.addEventListener('toggle', () => { this.sheetOpen = sheet.open; });
+    return sheet;
+  }
+
+  /** The seconds left before the next deal, under a round summary. */
+  renderCountdown() {
+    const el = this.root.querySelector('#next-countdown');
+    if (!el) return;
+    const deadline = this.table?.next_round?.deadline;
+    const show = this.view?.phase === 'round_over' && !!deadline;
+    el.hidden = !show;
+    if (show) el.textContent = t('summary.next_in', { n: Math.max(0, Math.ceil((deadline - this.app.now()) / 1000)) });
+  }
+
+  openResults() {
+    this.reopened = true;
+    this.watchingOn = true;
+    this.toggleSide(false);
+    this.render([]);
   }
 
   gameOverTitle() {
