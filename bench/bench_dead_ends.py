@@ -1,6 +1,6 @@
 """Random legal games that look for a turn with no way on: 0 dead ends expected.
 
-    python bench/bench_dead_ends.py [--games 1000] [--seed 1] [--jobs 1]
+    python bench/bench_dead_ends.py [--games 1000] [--first 0] [--seed 1] [--jobs 1]
                                     [--rules classic,three-rounds]
 
 Plays ``--games`` games of random legal actions per preset (the walk of
@@ -8,8 +8,11 @@ Plays ``--games`` games of random legal actions per preset (the walk of
 lay-offs, joker exchanges, knocks and timeouts) and checks every state of a turn:
 the player to move has a legal action and the server's timeout move is accepted.
 Prints per preset the games, states checked, joker exchanges, states with an
-exchanged joker pending, dead ends (each with a replay) and the time taken. The
-same ``--seed`` plays the same games. Exit status 1 if any dead end was found.
+exchanged joker pending, dead ends (each with a replay) and the time taken, also
+after each batch of games (so that a run cut short still reports what it checked).
+Game ``n`` of a preset is the same for a given ``--seed`` whatever the jobs, so a
+long run may be split over processes with ``--first``. Exit status 1 if any dead
+end was found.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000,
                         help="games per preset (the figures in docs/rules.md: 10000)")
+    parser.add_argument("--first", type=int, default=0, help="number of the first game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--rules", default=",".join(PRESETS),
@@ -76,27 +80,28 @@ def main() -> None:
     args = parser.parse_args()
     presets = [p.strip() for p in args.rules.split(",") if p.strip()]
     unknown = [p for p in presets if p not in PRESETS]
-    if unknown or args.games < 1 or args.jobs < 1:
-        parser.error("--rules names presets, --games and --jobs are at least 1")
+    if unknown or args.games < 1 or args.jobs < 1 or args.first < 0:
+        parser.error("--rules names presets, --games and --jobs are at least 1, "
+                     "--first is not negative")
     total = Tally()
     started_all = time.perf_counter()
     for preset in presets:
         started = time.perf_counter()
-        chunk = max(1, min(500, args.games // (4 * args.jobs) or 1))
-        parts = [(preset, args.seed, first, min(chunk, args.games - first))
-                 for first in range(0, args.games, chunk)]
+        chunk = max(1, min(250, args.games // (4 * args.jobs)))
+        end = args.first + args.games
+        parts = [(preset, args.seed, first, min(chunk, end - first))
+                 for first in range(args.first, end, chunk)]
         tally = Tally()
         with ProcessPoolExecutor(args.jobs) as pool:
             for part in pool.map(walk_games, *zip(*parts, strict=True)):
                 tally.add(part)
-                print(f"\r{preset}: {tally.games} games", end="", file=sys.stderr, flush=True)
-        print(file=sys.stderr)
-        elapsed = time.perf_counter() - started
-        print(f"{preset}: {tally.games} games, {tally.states} states checked, "
-              f"{tally.exchanges} joker exchanges, {tally.pending} states with a joker "
-              f"pending, {len(tally.dead_ends)} dead ends; {elapsed:.0f} s "
-              f"({tally.games / elapsed:.1f} games/s, {tally.states / elapsed:.0f} states/s, "
-              f"{args.jobs} job(s))", flush=True)
+                elapsed = time.perf_counter() - started
+                print(f"{preset}: {tally.games} games from game {args.first}, "
+                      f"{tally.states} states checked, {tally.exchanges} joker exchanges, "
+                      f"{tally.pending} states with a joker pending, "
+                      f"{len(tally.dead_ends)} dead ends; {elapsed:.0f} s "
+                      f"({tally.games / elapsed:.1f} games/s, "
+                      f"{tally.states / elapsed:.0f} states/s, {args.jobs} job(s))", flush=True)
         for line in tally.dead_ends[:5]:
             print(f"  {line}")
         total.add(tally)
