@@ -21,7 +21,7 @@ import sqlite3
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -999,25 +999,51 @@ class Store:
     # ---------------------------------------------------------- invitations
 
     async def create_invitation(
-        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None
+        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None,
+        *, per_minute: int = 0,
     ) -> dict[str, Any]:
         """An open invitation (``Invitation``); ``expires_at_ms`` defaults to two
-        minutes from now. ``cannot_invite`` for oneself or a bot."""
+        minutes from now. ``cannot_invite`` for oneself or a bot; ``already_invited``
+        while the invitee has an open invitation to this table (so nobody can be
+        flooded with the same invitation); ``too_many_invitations`` when the sender
+        sent ``per_minute`` invitations in the last minute (0: no limit). Checked in
+        the same transaction as the insert, so it holds across connections."""
+        now = self._now()
         if expires_at_ms is None:
-            expires_at_ms = _ms(self._now()) + INVITATION_TTL_MS
+            expires_at_ms = _ms(now) + INVITATION_TTL_MS
         if not _is_int(expires_at_ms) or not 0 < expires_at_ms < 2**62:
             raise _bad("expires_at_ms is a time in milliseconds")
         async with self._write() as session:
             await self._require_table(session, table_id)
             sender = await self._require_player(session, from_id)
+            # Lock the sender's row: two invitations of one player are checked in turn.
+            await session.refresh(sender, with_for_update=True)
             invitee = await self._require_player(session, to_id)
             if sender.id == invitee.id:
                 raise StoreError("cannot_invite", "one cannot invite oneself")
             if invitee.is_bot:
                 raise StoreError("cannot_invite", "a computer opponent cannot be invited")
+            open_one = await session.scalar(
+                select(Invitation.id).where(
+                    Invitation.table_id == table_id, Invitation.to_id == to_id,
+                    Invitation.status == "open", Invitation.expires_at_ms > _ms(now))
+                .limit(1)
+            )
+            if open_one is not None:
+                raise StoreError("already_invited", f"{invitee.nickname} already has an open "
+                                 "invitation to this table")
+            if per_minute > 0:
+                recent = await session.scalar(
+                    select(func.count()).select_from(Invitation).where(
+                        Invitation.from_id == from_id,
+                        Invitation.created_at > now - timedelta(minutes=1))
+                )
+                if (recent or 0) >= per_minute:
+                    raise StoreError("too_many_invitations", f"at most {per_minute} "
+                                     "invitations a minute; wait a little")
             invitation = Invitation(table_id=table_id, from_id=from_id, to_id=to_id,
                                     status="open", expires_at_ms=expires_at_ms,
-                                    created_at=self._now())
+                                    created_at=now)
             session.add(invitation)
             await session.flush()
             return _invitation_json(invitation, sender.nickname, invitee.nickname, None)
