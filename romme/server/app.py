@@ -274,13 +274,13 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                     if refuse(conn):
                         break
                     conn.send_json(error_message("rate_limited", "too many messages; slow down",
-                                                 request_id(_frame(message))))
+                                                 frame_id(message)))
                     continue
                 if text is None:
                     if refuse(conn):
                         break
                     conn.send_json(error_message("bad_json", "send JSON in text frames",
-                                                 request_id(_frame(message))))
+                                                 frame_id(message)))
                     continue
                 try:
                     parsed, msg_id = parse_message(text, options.max_message_bytes)
@@ -302,6 +302,12 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             await the_hub.disconnect(conn)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=2)
+
+    def frame_id(message: Mapping[str, Any]) -> Any:
+        """The id of a received frame that is refused unread (text or binary)."""
+        text = message.get("text")
+        payload = text if text is not None else message.get("bytes") or b""
+        return request_id(payload, options.max_message_bytes)
 
     def refuse(conn: Connection) -> bool:
         """Count a refused message; True when the connection must be closed."""
@@ -371,12 +377,6 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                     middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)])
     app.state.romme = state
     return app
-
-
-def _frame(message: Mapping[str, Any]) -> str | bytes:
-    """The payload of a received WebSocket frame, text or binary."""
-    text = message.get("text")
-    return text if text is not None else message.get("bytes") or b""
 
 
 def _safe_url(url: str) -> str:

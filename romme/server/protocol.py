@@ -504,14 +504,27 @@ def _message_id(data: dict[str, Any]) -> Any:
                         f"{ID_MAX_CHARS} characters or a whole number")
 
 
-def request_id(text: str | bytes) -> Any:
+_ID_NEAR_EDGE = re.compile(r'[{,]\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,64}"|-?\d{1,16})\s*[,}]')
+EDGE_CHARS = 512
+"""How far from either end of an oversized message its ``id`` is looked for."""
+
+
+def request_id(text: str | bytes, max_bytes: int) -> Any:
     """The ``id`` of a message that is refused before it is parsed (``too_large``,
     ``rate_limited``, a binary frame), so that the refusal can carry it; ``None``
-    if it has none the server can echo."""
+    if it has none the server can echo. A message within ``max_bytes`` is parsed;
+    a bigger one is not (parsing a megabyte of JSON costs up to a tenth of a
+    second): its id is found only among its first or last ``EDGE_CHARS``
+    characters, where clients put it."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     try:
-        data = json.loads(text)
+        if len(text) <= max_bytes:
+            data = json.loads(text)
+        else:
+            found = (_ID_NEAR_EDGE.search(text[:EDGE_CHARS])
+                     or _ID_NEAR_EDGE.search(text[-EDGE_CHARS:]))
+            data = {"id": json.loads(found.group(1))} if found else None
         return _message_id(data) if isinstance(data, dict) else None
     except (ValueError, RecursionError, ProtocolError):
         return None
@@ -522,7 +535,7 @@ def parse_message(text: str, max_bytes: int) -> tuple[ClientMessage, Any]:
     ``msg_id`` to answer with, when the message has one)."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise _with_id(ProtocolError("too_large", f"a message may hold at most {max_bytes} "
-                                     "bytes"), request_id(text))
+                                     "bytes"), request_id(text, max_bytes))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

@@ -26,6 +26,7 @@ import threading
 import time
 import types
 import typing
+import warnings
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from typing import Any, Literal
@@ -34,6 +35,7 @@ from urllib.parse import quote
 import httpx
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisDeprecationWarning
 
 from romme.engine.actions import Action
 from romme.engine.cards import JOKER, Card, all_naturals
@@ -350,8 +352,13 @@ class WsFuzzer:
         def one(frames: list[Frame]) -> None:
             self.loop.run(self.send_batch(frames))
 
-        while time.monotonic() < deadline:
-            one()
+        with warnings.catch_warnings():
+            # The clients' event loop thread draws on ``random`` (keepalive pings)
+            # while Hypothesis generates; that is no strategy of ours using it.
+            warnings.filterwarnings("ignore", "Do not use the `random` module",
+                                    HypothesisDeprecationWarning)
+            while time.monotonic() < deadline:
+                one()
 
     def close(self) -> None:
         for client in [self.player, *self.others]:
