@@ -95,7 +95,7 @@ async def _body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise ProtocolError("bad_json", "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "the body must be a JSON object")

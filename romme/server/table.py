@@ -501,6 +501,11 @@ class TableActor:
         seat = self.seat_of(conn.player_id)
         if seat is None:
             raise ProtocolError("not_seated", "you watch this table: you cannot play here")
+        if self.seats[seat].left:
+            # A computer opponent plays the seat, and this connection no longer gets
+            # the table's updates (nor would it get the answer to this action).
+            raise ProtocolError("not_seated", "you left this game: join the table again "
+                                "to play on")
         action = table_action(data, seat)
         self._back(seat)
         if isinstance(action, Knock) and self._knock_deadline is None and game.knock is not None:

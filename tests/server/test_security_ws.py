@@ -374,3 +374,23 @@ async def test_an_action_naming_a_seat_is_refused(shared_server: ServerProcess) 
                             "action": {"type": "draw", "source": "stock"}})
     assert drew["type"] == "update"
     await a.close()
+
+
+async def test_an_action_after_leaving_the_game_is_answered(shared_server: ServerProcess) -> None:
+    a = await _guest(shared_server, "la")
+    table = await create_table(a, seats=2, bots={"1": "casual"}, turn_seconds=120)
+    await a.request({"type": "start_game", "table": table})
+    await a.expect("update", lambda m: m["version"] == 1)
+    hand = a.tables[table]["view"]["hand"]
+    assert (await a.request({"type": "leave_table", "table": table}))["type"] == "left_table"
+    start = len(a.messages)
+    assert a.ws is not None
+    # Arranging one's hand is legal at any time: only the seat's state can refuse it.
+    await a.ws.send(json.dumps({"type": "action", "table": table, "id": "after",
+                                "action": {"type": "arrange", "cards": hand[::-1]}}))
+    replies = await _replies(a, "after", start)
+    assert [r.get("code") for r in replies] == ["not_seated"], replies
+    # Joining again gives the seat back, and the player plays on.
+    back = await a.request({"type": "join_table", "table": table})
+    assert back["type"] == "table" and back["table"]["my_seat"] == 0
+    await a.close()
