@@ -494,12 +494,12 @@ class Hub:
     def _send_lobby_update(self) -> None:
         players = self.online_players()
         playing = self.playing_count()
-        public = [t.summary() for t in self._open_waiting()]
-        public += [t.summary() for t in self._watchable()]
+        waiting = self._open_waiting()
+        public = [t.summary() for t in [*waiting, *self._watchable()]]
         online = len(self.by_player)
         public_text = dumps({"type": "lobby_update", "tables": public, "playing": playing,
                              "online": online, "players": players})
-        listed = {t.id for t in self._open_waiting()}
+        listed = {t.id for t in waiting}
         private = [t for t in self.tables.values() if t.status == WAITING
                    and (t.settings.access != "open" or t.id not in listed)]
         for conn in list(self.connections):
