@@ -715,7 +715,7 @@ class Hub:
 
     def _expire_invitation(self, invitation: dict[str, Any], from_id: int, to_id: int) -> None:
         self._invitation_timers.pop(int(invitation["id"]), None)
-        self._uninvite(int(invitation["table"]), to_id)
+        self._uninvite(int(invitation["table"]), to_id, invitation.get("expires_at"))
         data = {"type": "invitation_update", "invitation": {**invitation, "status": "expired"}}
         self.send_to_player(from_id, data)
         self.send_to_player(to_id, data)
@@ -743,10 +743,15 @@ class Hub:
                 raise ProtocolError("no_such_table", "the table is gone")
             await table.call(table.join, conn, msg_id, True)
 
-    def _uninvite(self, table_id: int, player_id: int) -> None:
-        """A declined or expired invitation no longer opens an invite-only table."""
+    def _uninvite(self, table_id: int, player_id: int, expires: Any = None) -> None:
+        """A declined or expired invitation no longer opens an invite-only table
+        (an expiry names the invitation, so that a newer one to the same player
+        is left alone)."""
         table = self.tables.get(table_id)
-        if table is not None and table.invited.pop(player_id, None) is not None:
+        if table is None or player_id not in table.invited:
+            return
+        if expires is None or table.invited[player_id] == expires:
+            del table.invited[player_id]
             self.lobby_changed()
 
     # ----------------------------------------------------------------- stats
