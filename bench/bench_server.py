@@ -82,7 +82,9 @@ class Server:
         command = os.environ.get("ROMME_BENCH_SERVER", "-m romme").split()
         self.proc = subprocess.Popen(
             [sys.executable, *command, "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", "0", "--bench-echo", "--log-level", "warning"],
+             "--bot-delay", "0", "--bench-echo", "--log-level", "warning",
+             # Every simulated player connects from this one address.
+             "--max-connections-per-address", "0"],
             cwd=self.workdir, env=env, stdout=subprocess.DEVNULL,
             stderr=open(self.workdir / "server.log", "ab"))  # noqa: SIM115
         deadline = time.monotonic() + 60

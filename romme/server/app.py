@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,8 +29,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE, Sessions, load_secret
 from romme.server.botpool import BotPool
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
-from romme.server.lobby import Connection, Hub
-from romme.server.protocol import ProtocolError, RateLimiter, dumps, error_message, parse_message
+from romme.server.lobby import Connection, ConnectionRefused, Hub
+from romme.server.protocol import (
+    ProtocolError,
+    RateLimiter,
+    dumps,
+    error_message,
+    parse_message,
+    request_id,
+)
 from romme.server.timers import Clock, RealClock
 from romme.store import PlayerRecord, Store, StoreError
 
@@ -88,7 +95,7 @@ async def _body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise ProtocolError("bad_json", "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "the body must be a JSON object")
@@ -253,7 +260,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 await websocket.close(code=4401 if player is None else 1012)
             return
         the_hub = hub()
-        conn = Connection(the_hub, websocket, player)
+        address = websocket.client.host if websocket.client is not None else None
+        conn = Connection(the_hub, websocket, player, address)
         writer = asyncio.create_task(conn.writer())
         limiter = RateLimiter(options.rate_per_second, options.rate_burst)
         try:
@@ -263,14 +271,17 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
-                if text is None:
-                    conn.send_json(error_message("bad_json", "send JSON in text frames"))
-                    continue
                 if not limiter.allow():
                     if refuse(conn):
                         break
-                    conn.send_json(error_message("rate_limited",
-                                                 "too many messages; slow down"))
+                    conn.send_json(error_message("rate_limited", "too many messages; slow down",
+                                                 frame_id(message)))
+                    continue
+                if text is None:
+                    if refuse(conn):
+                        break
+                    conn.send_json(error_message("bad_json", "send JSON in text frames",
+                                                 frame_id(message)))
                     continue
                 try:
                     parsed, msg_id = parse_message(text, options.max_message_bytes)
@@ -281,6 +292,9 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                                                  getattr(exc, "msg_id", None)))
                     continue
                 await the_hub.handle(conn, parsed, msg_id)
+        except ConnectionRefused as exc:
+            conn.error(exc.error)
+            conn.close(exc.close_code)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -290,12 +304,21 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=2)
 
+    def frame_id(message: Mapping[str, Any]) -> Any:
+        """The id of a received frame that is refused unread (text or binary)."""
+        text = message.get("text")
+        payload = text if text is not None else message.get("bytes") or b""
+        return request_id(payload, options.max_message_bytes)
+
     def refuse(conn: Connection) -> bool:
         """Count a refused message; True when the connection must be closed."""
+        limit = options.max_refused_per_minute
+        if not limit:
+            return False
         now = time.monotonic()
         conn.refused = [t for t in conn.refused if now - t < 60]
         conn.refused.append(now)
-        if len(conn.refused) > options.max_refused_per_minute:
+        if len(conn.refused) > limit:
             conn.send_json(error_message("rate_limited", "too many bad messages: goodbye"))
             conn.close(4429)
             return True

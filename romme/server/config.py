@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,20 @@ class ServerOptions:
     guest_hold_seconds: float = 120.0
     """Real seconds a guest's nickname stays its own after its last connection
     closed; then another may take it (unless the guest sits at a running game)."""
+    # Abuse limits of the WebSocket (docs/security.md); 0 switches a limit off.
+    max_connections_per_player: int = 10
+    """WebSocket connections one player may hold at once (tabs, devices)."""
+    max_connections_per_address: int = 100
+    """WebSocket connections from one network address at once (behind a proxy that
+    sends ``X-Forwarded-For``, the client's address as uvicorn reports it)."""
+    max_waiting_tables: int = 3
+    """Tables waiting for players that one player may host at once."""
+    waiting_table_grace: float = 60.0
+    """Real seconds a waiting table stays after its host's last connection closed
+    (a reload or a short network loss keeps it), also after a restart."""
+    invitations_per_minute: int = 10
+    """Invitations one player may send per minute (besides one open invitation per
+    invitee and table)."""
 
     def replace(self, **changes: object) -> ServerOptions:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -75,14 +90,49 @@ class ServerOptions:
         return game_seconds / self.time_scale
 
 
-def _positive(text: str) -> float:
+def _number(text: str, convert: Callable[[str], float], low: float, strict: bool) -> float:
+    """A command-line number of at least ``low`` (above it, if ``strict``)."""
     try:
-        value = float(text)
+        value = convert(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be greater than 0")
+    if value < low or (strict and value == low):
+        raise argparse.ArgumentTypeError(f"must be {'greater than' if strict else 'at least'} "
+                                         f"{low:g}")
     return value
+
+
+def _positive(text: str) -> float:
+    return _number(text, float, 0, strict=True)
+
+
+def _seconds(text: str) -> float:
+    return _number(text, float, 0, strict=False)
+
+
+def _count(text: str) -> int:
+    return int(_number(text, int, 0, strict=False))
+
+
+def _at_least_one(text: str) -> int:
+    return int(_number(text, int, 1, strict=False))
+
+
+_LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
+    ("max_connections_per_player", _count, "N", "WebSocket connections per player; 0: any"),
+    ("max_connections_per_address", _count, "N",
+     "WebSocket connections per network address; 0: any"),
+    ("max_waiting_tables", _count, "N", "waiting tables one player may host; 0: any"),
+    ("waiting_table_grace", _seconds, "S",
+     "seconds a waiting table outlives its host's last connection"),
+    ("invitations_per_minute", _count, "N",
+     "invitations one player may send per minute; 0: any"),
+    ("rate_per_second", _positive, "N", "WebSocket messages per second per connection"),
+    ("rate_burst", _at_least_one, "N", "WebSocket messages allowed in a burst"),
+    ("max_refused_per_minute", _count, "N",
+     "refused messages in a minute before a connection is closed with 4429; 0: any"),
+)
+"""The abuse limits on the command line: option field, parser, metavar, help."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,6 +160,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--guest-hold-seconds", type=_positive, default=120.0, metavar="S",
                         help="seconds a guest's nickname stays its own after its last "
                         "connection closed (default 120)")
+    limits = parser.add_argument_group("abuse limits (docs/security.md)")
+    defaults = ServerOptions()
+    for name, kind, metavar, text in _LIMITS:
+        default = getattr(defaults, name)
+        limits.add_argument("--" + name.replace("_", "-"), type=kind, default=default,
+                            metavar=metavar, help=f"{text} (default {default:g})")
     parser.add_argument("--bench-echo", action="store_true",
                         help="expose /bench/echo for bench/bench_server.py")
 
@@ -120,4 +176,5 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
         next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
         housekeeping_seconds=args.housekeeping_seconds,
-        guest_hold_seconds=args.guest_hold_seconds)
+        guest_hold_seconds=args.guest_hold_seconds,
+        **{name: getattr(args, name) for name, *_ in _LIMITS})

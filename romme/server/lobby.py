@@ -67,6 +67,9 @@ LOBBY_PLAYERS = 200
 """The lobby lists at most this many players online (``online`` counts them all)."""
 LOBBY_RUNNING = 50
 """The lobby lists at most this many running games (``playing`` counts them all)."""
+LOBBY_WAITING = 50
+"""The lobby lists at most this many open waiting tables (the newest), besides the
+tables a player sits at or is invited to, so that its size stays bounded."""
 
 
 def _as_json(value: Any) -> dict[str, Any]:
@@ -93,17 +96,29 @@ _LOBBY_SLOT = "\x00lobby"
 """Queued in place of a lobby update: the writer sends the newest one then."""
 
 
+class ConnectionRefused(Exception):
+    """A new connection over a limit: it gets ``error`` and is closed with ``close_code``."""
+
+    def __init__(self, error: ProtocolError, close_code: int = 4429) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.close_code = close_code
+
+
 class Connection:
     """One client's WebSocket: its player, its tables and its outgoing queue."""
 
     _ids = 0
 
-    def __init__(self, hub: Hub, websocket: WebSocket | None, player: PlayerRecord) -> None:
+    def __init__(self, hub: Hub, websocket: WebSocket | None, player: PlayerRecord,
+                 address: str | None = None) -> None:
         Connection._ids += 1
         self.id = Connection._ids
         self.hub = hub
         self.websocket = websocket
         self.player = player
+        self.address = address
+        """The client's network address (for the per-address connection limit)."""
         self.player_id = player.id
         self.nickname = player.nickname
         self.tables: set[int] = set()
@@ -190,12 +205,15 @@ class Hub:
         self.tables: dict[int, TableActor] = {}
         self.connections: set[Connection] = set()
         self.by_player: dict[int, set[Connection]] = {}
+        self.by_address: dict[str, set[Connection]] = {}
         self.lobby_chat: list[dict[str, Any]] = []
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         self._invitation_timers: dict[int, Any] = {}
+        self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
+        """Waiting tables whose host has no connection: closed when the timer fires."""
         self._players_cache: list[dict[str, Any]] | None = None
         self.guests = GuestNames(self)
         self.unrestored: list[int] = []
@@ -221,6 +239,8 @@ class Hub:
                 # a server that can rebuild it starts.
                 self.unrestored.append(record.id)
                 log.exception("restore_failed", extra={"table": record.id})
+        for table in list(self.tables.values()):
+            self._watch_host(table)
         chat = await self.store.recent_chat(None, 50)
         self.lobby_chat = [self.chat_json(m) for m in chat]
         self._lobby_task = asyncio.create_task(self._lobby_flusher())
@@ -310,7 +330,7 @@ class Hub:
             self._lobby_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lobby_task
-        for timer in self._invitation_timers.values():
+        for timer in [*self._invitation_timers.values(), *self._orphan_timers.values()]:
             timer.cancel()
         for task in list(self._tasks):
             task.cancel()
@@ -318,12 +338,30 @@ class Hub:
 
     # ---------------------------------------------------------- connections
 
+    def _admit(self, conn: Connection) -> None:
+        """Refuse a connection over the per-player or per-address limit."""
+        per_player = self.options.max_connections_per_player
+        if per_player and len(self.by_player.get(conn.player_id, ())) >= per_player:
+            raise ConnectionRefused(ProtocolError(
+                "too_many_connections", f"a player may hold at most {per_player} connections "
+                "at once: close another tab or device first"))
+        per_address = self.options.max_connections_per_address
+        if (per_address and conn.address is not None
+                and len(self.by_address.get(conn.address, ())) >= per_address):
+            raise ConnectionRefused(ProtocolError(
+                "too_many_connections", f"at most {per_address} connections from one "
+                "address at once"))
+
     async def connect(self, conn: Connection) -> None:
+        self._admit(conn)
         self.connections.add(conn)
         first = conn.player_id not in self.by_player
         self.by_player.setdefault(conn.player_id, set()).add(conn)
+        if conn.address is not None:
+            self.by_address.setdefault(conn.address, set()).add(conn)
         if first:
             self._players_cache = None
+            self._host_back(conn.player_id)
         conn.send_json({"type": "welcome", "protocol": PROTOCOL_VERSION,
                         "player": conn.player.to_json(), "server_time": self.clock.now_ms()})
         conn.send_json(await self._lobby_message(conn))
@@ -341,6 +379,12 @@ class Hub:
     async def disconnect(self, conn: Connection) -> None:
         conn.close()
         self.connections.discard(conn)
+        if conn.address is not None:
+            same = self.by_address.get(conn.address)
+            if same is not None:
+                same.discard(conn)
+                if not same:
+                    del self.by_address[conn.address]
         conns = self.by_player.get(conn.player_id)
         if conns is not None:
             conns.discard(conn)
@@ -349,10 +393,39 @@ class Hub:
                 self.guests.hold(conn.player_id)
                 self._players_cache = None
                 self.lobby_changed()
+                for hosted in list(self.tables.values()):
+                    if hosted.host_id == conn.player_id:
+                        self._watch_host(hosted)
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None and not self.shutting_down:
                 table.post(table.unsubscribe, conn)
+
+    def _watch_host(self, table: TableActor) -> None:
+        """A waiting table whose host has no connection is closed after
+        ``waiting_table_grace`` seconds unless the host comes back (a reload or a
+        short network loss keeps it; a host who went for good frees the lobby)."""
+        if (table.status != WAITING or table.host_id in self.by_player
+                or table.id in self._orphan_timers):
+            return
+        grace = max(0.0, self.options.waiting_table_grace)
+        loop = asyncio.get_running_loop()
+        self._orphan_timers[table.id] = loop.call_later(
+            grace, lambda: table.post(self._close_orphan, table))
+
+    def _host_back(self, player_id: int) -> None:
+        for table_id, timer in list(self._orphan_timers.items()):
+            table = self.tables.get(table_id)
+            if table is None or table.host_id == player_id:
+                timer.cancel()
+                del self._orphan_timers[table_id]
+
+    async def _close_orphan(self, table: TableActor) -> None:
+        """Runs in the table's task: close it if it still waits without its host."""
+        self._orphan_timers.pop(table.id, None)
+        if table.status == WAITING and table.host_id not in self.by_player:
+            log.info("waiting_table_abandoned", extra={"table": table.id})
+            await table.close("the host has gone")
 
     def online_players(self) -> list[dict[str, Any]]:
         """Players online (at most ``LOBBY_PLAYERS``, by nickname; ``online`` counts all)."""
@@ -372,14 +445,30 @@ class Hub:
                    if t.status == PLAYING and t.settings.access == "open"]
         return sorted(running, key=lambda t: -t.id)[:LOBBY_RUNNING]
 
+    def _open_waiting(self) -> list[TableActor]:
+        """The newest open waiting tables, at most ``LOBBY_WAITING``."""
+        waiting = [t for t in self.tables.values()
+                   if t.status == WAITING and t.settings.access == "open"]
+        return sorted(waiting, key=lambda t: -t.id)[:LOBBY_WAITING]
+
+    def _own_tables(self, player_id: int, private: list[TableActor]) -> list[TableActor]:
+        """The waiting and running tables a player sits at, and the invite-only
+        waiting tables it is invited to (few: bounded by the limits on waiting
+        tables and invitations)."""
+        return [t for t in private
+                if (t.status in (WAITING, PLAYING) and t.seat_of(player_id) is not None)
+                or (t.status == WAITING and t.settings.access != "open"
+                    and t.visible_to(player_id))]
+
     def tables_for(self, player_id: int) -> list[dict[str, Any]]:
-        """The lobby's tables for a player: every waiting table it may see, the
-        newest running open tables, and the running tables it sits at."""
-        shown = [t for t in self.tables.values()
-                 if (t.status == WAITING and t.visible_to(player_id))
-                 or (t.status == PLAYING and t.seat_of(player_id) is not None)]
+        """The lobby's tables for a player: the newest open waiting tables, the
+        newest running open tables, and the tables it sits at or is invited to."""
+        shown = self._own_tables(player_id, list(self.tables.values()))
         ids = {t.id for t in shown}
-        shown += [t for t in self._watchable() if t.id not in ids]
+        for table in [*self._open_waiting(), *self._watchable()]:
+            if table.id not in ids:
+                ids.add(table.id)
+                shown.append(table)
         return [t.summary() for t in shown]
 
     def running_tables(self) -> list[dict[str, Any]]:
@@ -414,18 +503,19 @@ class Hub:
     def _send_lobby_update(self) -> None:
         players = self.online_players()
         playing = self.playing_count()
-        public = [t.summary() for t in self.tables.values()
-                  if t.status == WAITING and t.settings.access == "open"]
-        public += [t.summary() for t in self._watchable()]
+        waiting = self._open_waiting()
+        public = [t.summary() for t in [*waiting, *self._watchable()]]
         online = len(self.by_player)
         public_text = dumps({"type": "lobby_update", "tables": public, "playing": playing,
                              "online": online, "players": players})
-        private = [t for t in self.tables.values()
-                   if t.status == WAITING and t.settings.access != "open"]
+        listed = {t.id for t in waiting}
+        private = [t for t in self.tables.values() if t.status == WAITING
+                   and (t.settings.access != "open" or t.id not in listed)]
         for conn in list(self.connections):
             if not conn.in_lobby:
                 continue
-            mine = [t for t in private if t.visible_to(conn.player_id)]
+            mine = [t for t in self._own_tables(conn.player_id, private)
+                    if t.status == WAITING]
             if not mine:
                 conn.send_lobby(public_text)
             else:
@@ -482,6 +572,12 @@ class Hub:
             await self._dispatch(conn, message, msg_id)
         except (ProtocolError, EngineError, StoreError) as exc:
             conn.error(exc, msg_id)
+        except Exception:
+            # A fault of the server, not of the message: logged with its traceback,
+            # answered, and the connection stays usable.
+            log.exception("request_failed", extra={"player": conn.nickname,
+                                                   "message": type(message).__name__})
+            conn.error(ProtocolError("server_error"), msg_id)
 
     async def _dispatch(self, conn: Connection, message: ClientMessage, msg_id: Any) -> None:
         if isinstance(message, ActionMsg):
@@ -571,6 +667,12 @@ class Hub:
         conn.send_json(data)
 
     async def _create_table(self, conn: Connection, message: CreateTable, msg_id: Any) -> None:
+        limit = self.options.max_waiting_tables
+        hosted = sum(1 for t in self.tables.values()
+                     if t.host_id == conn.player_id and t.status == WAITING)
+        if limit and hosted >= limit:
+            raise ProtocolError("too_many_tables", f"you already host {hosted} waiting "
+                                f"table(s), the most one may: start or leave one first")
         settings = message.settings
         rules = settings.rules()
         seats = [SeatState() for _ in range(settings.seats)]
@@ -609,8 +711,9 @@ class Hub:
             raise ProtocolError("table_full")
         expires = self.clock.deadline_ms(self.options.invitation_seconds)
         invitation = _as_json(await self.store.create_invitation(
-            table.id, conn.player_id, invitee.id, expires))
-        table.invited.add(invitee.id)
+            table.id, conn.player_id, invitee.id, expires,
+            per_minute=self.options.invitations_per_minute))
+        table.invited[invitee.id] = expires
         self.send_to_player(invitee.id, {"type": "invitation", "invitation": invitation})
         self._ack(conn, "invitation", msg_id, invitation=invitation)
         self.lobby_changed()
@@ -621,6 +724,7 @@ class Hub:
 
     def _expire_invitation(self, invitation: dict[str, Any], from_id: int, to_id: int) -> None:
         self._invitation_timers.pop(int(invitation["id"]), None)
+        self._uninvite(int(invitation["table"]), to_id, invitation.get("expires_at"))
         data = {"type": "invitation_update", "invitation": {**invitation, "status": "expired"}}
         self.send_to_player(from_id, data)
         self.send_to_player(to_id, data)
@@ -633,6 +737,8 @@ class Hub:
             timer.cancel()
         data = {"type": "invitation_update", "invitation": invitation}
         table = self.tables.get(int(invitation["table"]))
+        if not message.accept:
+            self._uninvite(int(invitation["table"]), conn.player_id)
         sender = await self.store.find_player(str(invitation["from"]))
         if sender is not None:
             self.send_to_player(sender.id, data)
@@ -645,6 +751,17 @@ class Hub:
             if table is None or table.status == CLOSED:
                 raise ProtocolError("no_such_table", "the table is gone")
             await table.call(table.join, conn, msg_id, True)
+
+    def _uninvite(self, table_id: int, player_id: int, expires: Any = None) -> None:
+        """A declined or expired invitation no longer opens an invite-only table
+        (an expiry names the invitation, so that a newer one to the same player
+        is left alone)."""
+        table = self.tables.get(table_id)
+        if table is None or player_id not in table.invited:
+            return
+        if expires is None or table.invited[player_id] == expires:
+            del table.invited[player_id]
+            self.lobby_changed()
 
     # ----------------------------------------------------------------- stats
 

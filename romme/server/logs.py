@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["JsonFormatter", "configure_logging", "uvicorn_log_config"]
+__all__ = ["ClientFaultFilter", "JsonFormatter", "configure_logging", "uvicorn_log_config"]
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "color_message"}
 
@@ -37,6 +37,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data, default=str, ensure_ascii=False)
 
 
+class ClientFaultFilter(logging.Filter):
+    """A client's broken frame is the client's fault, not the server's: uvicorn logs
+    a text frame that is not UTF-8 as an error with a traceback (and closes the
+    connection with 1007, as RFC 6455 requires); this makes it one warning line,
+    ``invalid_utf8``, so a hostile client cannot fill the log with tracebacks."""
+
+    FAULTS = {"Invalid UTF-8 sequence received from client.": "invalid_utf8"}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        event = self.FAULTS.get(record.msg) if isinstance(record.msg, str) else None
+        if event is not None:
+            record.msg, record.args, record.exc_info, record.exc_text = event, (), None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def configure_logging(level: str = "info") -> None:
     """Send every log record of the process to stderr as JSON lines."""
     handler = logging.StreamHandler(sys.stderr)
@@ -52,8 +68,9 @@ def uvicorn_log_config(level: str = "info") -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": JsonFormatter}},
+        "filters": {"client_faults": {"()": ClientFaultFilter}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json",
-                                "stream": "ext://sys.stderr"}},
+                                "stream": "ext://sys.stderr", "filters": ["client_faults"]}},
         "loggers": {
             "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "uvicorn.error": {"level": level.upper()},

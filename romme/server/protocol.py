@@ -9,7 +9,9 @@ problem; nothing has changed anywhere when it does.
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,12 +21,16 @@ from romme.engine.rules import Rules
 
 __all__ = [
     "BOT_LEVELS",
+    "DB_INT_MAX",
     "ERROR_CODES",
+    "MESSAGES",
+    "MESSAGE_TYPES",
     "ActionMsg",
     "AnswerInvitation",
     "Back",
     "ClientMessage",
     "CreateTable",
+    "FieldSpec",
     "Hint",
     "Invite",
     "JoinTable",
@@ -45,6 +51,8 @@ __all__ = [
     "error_message",
     "parse_message",
     "parse_settings",
+    "request_id",
+    "table_action",
 ]
 
 BOT_LEVELS = ("beginner", "casual", "strong", "expert")
@@ -77,6 +85,12 @@ ERROR_CODES = {
     "nothing_to_do": "there is nothing to do now",
     "server_busy": "the server could not store the move; try again",
     "shutting_down": "the server is restarting",
+    "server_error": "something went wrong on the server; try again",
+    "too_many_connections": "too many connections",
+    "too_many_tables": "you have as many waiting tables as you may open",
+    "already_invited": "this player already has an open invitation to this table",
+    "too_many_invitations": "too many invitations; wait a little",
+    "draw_pending": "your draw already waits for the knock window to close",
 }
 """Every error code of the protocol layer with a default message (engine codes
 come through unchanged)."""
@@ -336,29 +350,118 @@ ClientMessage = (
 )
 
 
-def _field_int(data: dict[str, Any], key: str, optional: bool = False) -> Any:
+DB_INT_MAX = 2**31 - 1
+"""The largest id the databases hold (a 32-bit ``INTEGER`` on PostgreSQL): a table
+or invitation id above it cannot exist, and is refused before it reaches a query."""
+
+VERSION_MAX = 2**53 - 1
+"""The largest version or message id (exact in every JSON reader)."""
+
+ID_MAX_CHARS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One field of a client message: its kind (how it is checked, see
+    ``_KIND_PARSERS``) and whether it may be left out."""
+
+    kind: str
+    optional: bool = False
+
+
+def _int_field(data: dict[str, Any], key: str, optional: bool, high: int) -> int | None:
     value = data.get(key)
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**53:
-        raise ProtocolError("bad_message", f"{key!r} must be a non-negative integer")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise ProtocolError("bad_message", f"{key!r} must be a whole number from 0 to {high}")
     return value
 
 
-def _field_str(data: dict[str, Any], key: str, limit: int = 100) -> str:
+def _text_field(data: dict[str, Any], key: str, optional: bool, limit: int = 100) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise ProtocolError("bad_message", f"{key!r} must be a string")
     if len(value) > limit:
         raise ProtocolError("bad_message", f"{key!r} is longer than {limit} characters")
+    if any(ch < " " or ch == "\x7f" for ch in value):
+        raise ProtocolError("bad_message", f"{key!r} must not hold control characters")
     return value
 
 
-def _chat_text(data: dict[str, Any]) -> str:
-    value = data.get("text")
+def _chat_field(data: dict[str, Any], key: str, optional: bool) -> str:
+    value = data.get(key)
     if not isinstance(value, str):
-        raise ProtocolError("bad_message", "'text' must be a string")
+        raise ProtocolError("bad_message", f"{key!r} must be a string")
     return clean_chat(value)
+
+
+def _flag_field(data: dict[str, Any], key: str, optional: bool) -> bool:
+    value = data.get(key)
+    if not isinstance(value, bool):
+        raise ProtocolError("bad_message", f"{key!r} must be true or false")
+    return value
+
+
+def _level_field(data: dict[str, Any], key: str, optional: bool) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if value not in BOT_LEVELS:
+        raise ProtocolError("bad_message", f"{key!r} must be one of {', '.join(BOT_LEVELS)}")
+    return str(value)
+
+
+def _action_field(data: dict[str, Any], key: str, optional: bool) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_message", f"{key!r} must be an object")
+    return value
+
+
+_KIND_PARSERS: dict[str, Callable[[dict[str, Any], str, bool], Any]] = {
+    "id": lambda d, k, o: _int_field(d, k, o, DB_INT_MAX),
+    "seat": lambda d, k, o: _int_field(d, k, o, DB_INT_MAX),
+    "version": lambda d, k, o: _int_field(d, k, o, VERSION_MAX),
+    "name": _text_field,
+    "chat": _chat_field,
+    "flag": _flag_field,
+    "level": _level_field,
+    "settings": lambda d, k, o: parse_settings(d.get(k)),
+    "action": _action_field,
+}
+"""How each kind of field is checked: ``(message, key, optional) -> value``."""
+
+
+def _spec(**fields: str) -> dict[str, FieldSpec]:
+    """Field specs from ``name="kind"`` (a trailing ``?`` marks an optional field)."""
+    return {name: FieldSpec(kind.rstrip("?"), kind.endswith("?"))
+            for name, kind in fields.items()}
+
+
+MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
+    "lobby_chat": (LobbyChat, _spec(text="chat")),
+    "create_table": (CreateTable, _spec(settings="settings?")),
+    "join_table": (JoinTable, _spec(table="id")),
+    "watch_table": (WatchTable, _spec(table="id")),
+    "leave_table": (LeaveTable, _spec(table="id")),
+    "set_seat": (SetSeat, _spec(table="id", seat="seat", bot="level?")),
+    "start_game": (StartGame, _spec(table="id", fill="level?")),
+    "invite": (Invite, _spec(table="id", nickname="name")),
+    "answer_invitation": (AnswerInvitation, _spec(invitation="id", accept="flag")),
+    "player_info": (PlayerInfoMsg, _spec(nickname="name")),
+    "action": (ActionMsg, _spec(table="id", action="action")),
+    "next_round": (NextRoundMsg, _spec(table="id")),
+    "table_chat": (TableChat, _spec(table="id", text="chat")),
+    "hint": (Hint, _spec(table="id")),
+    "resync": (Resync, _spec(table="id", since="version?")),
+    "back": (Back, _spec(table="id")),
+    "ping": (Ping, {}),
+}
+"""Every client message: its type, its value class and its fields, in the order of
+the class's fields. The parser reads this table, and so do the fuzz tests."""
+
+MESSAGE_TYPES = tuple(sorted(MESSAGES))
 
 
 def clean_chat(text: str) -> str:
@@ -373,45 +476,101 @@ def clean_chat(text: str) -> str:
     return text
 
 
-def _level(value: Any, key: str) -> str | None:
+def _encodable(text: str) -> bool:
+    """Whether a string is valid Unicode (a JSON ``\\ud800`` escape alone is not:
+    it can be neither stored nor sent)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _check_unicode(text: str, data: Any) -> None:
+    """``bad_message`` if a string or key of the message holds a lone surrogate."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if not _encodable(value):
+                raise ProtocolError("bad_message", "a string holds a lone surrogate "
+                                    "(\\ud800-\\udfff): it is not valid Unicode")
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
+def _message_id(data: dict[str, Any]) -> Any:
+    """The client's ``id``: ``None`` if absent; ``bad_message`` if it is not one the
+    server can echo (a string of at most 64 characters of valid Unicode, or an
+    integer of at most 2**53 - 1 either way)."""
+    value = data.get("id")
     if value is None:
         return None
-    if value not in BOT_LEVELS:
-        raise ProtocolError("bad_message", f"{key!r} must be one of {', '.join(BOT_LEVELS)}")
-    return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= VERSION_MAX:
+        return value
+    if isinstance(value, str) and len(value) <= ID_MAX_CHARS and _encodable(value):
+        return value
+    raise ProtocolError("bad_message", "'id' must be a string of at most "
+                        f"{ID_MAX_CHARS} characters or a whole number")
 
 
-def message_id(data: Any) -> Any:
-    """The client's ``id`` if it is an acceptable one (string or integer, short)."""
-    if not isinstance(data, dict):
+_ID_NEAR_EDGE = re.compile(r'[{,]\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,64}"|-?\d{1,16})\s*[,}]')
+EDGE_CHARS = 512
+"""How far from either end of an oversized message its ``id`` is looked for."""
+
+
+def request_id(text: str | bytes, max_bytes: int) -> Any:
+    """The ``id`` of a message that is refused before it is parsed (``too_large``,
+    ``rate_limited``, a binary frame), so that the refusal can carry it; ``None``
+    if it has none the server can echo. A message within ``max_bytes`` is parsed;
+    a bigger one is not (parsing a megabyte of JSON costs up to a tenth of a
+    second): its id is found only among its first or last ``EDGE_CHARS``
+    characters, where clients put it."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    try:
+        if len(text) <= max_bytes:
+            data = json.loads(text)
+        else:
+            found = (_ID_NEAR_EDGE.search(text[:EDGE_CHARS])
+                     or _ID_NEAR_EDGE.search(text[-EDGE_CHARS:]))
+            data = {"id": json.loads(found.group(1))} if found else None
+        return _message_id(data) if isinstance(data, dict) else None
+    except (ValueError, RecursionError, ProtocolError):
         return None
-    value = data.get("id")
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and abs(value) < 2**53:
-        return value
-    if isinstance(value, str) and len(value) <= 64:
-        return value
-    return None
 
 
 def parse_message(text: str, max_bytes: int) -> tuple[ClientMessage, Any]:
-    """A client message and its ``id``; raise :class:`ProtocolError`."""
+    """A client message and its ``id``; raise :class:`ProtocolError` (with the
+    ``msg_id`` to answer with, when the message has one)."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise ProtocolError("too_large", f"a message may hold at most {max_bytes} bytes")
+        raise _with_id(ProtocolError("too_large", f"a message may hold at most {max_bytes} "
+                                     "bytes"), request_id(text, max_bytes))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message is a JSON object")
-    msg_id = message_id(data)
-    kind = data.get("type")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise _with_id(ProtocolError("unknown_type", f"unknown message type {kind!r}"), msg_id)
+    msg_id = _message_id(data)
     try:
-        return parser(data), msg_id
+        _check_unicode(text, data)
+        kind = data.get("type")
+        entry = MESSAGES.get(kind) if isinstance(kind, str) else None
+        if entry is None:
+            raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+        cls, fields = entry
+        values = [_KIND_PARSERS[spec.kind](data, name, spec.optional)
+                  for name, spec in fields.items()]
+        return cls(*values), msg_id
     except ProtocolError as exc:
         raise _with_id(exc, msg_id) from None
 
@@ -421,52 +580,10 @@ def _with_id(exc: ProtocolError, msg_id: Any) -> ProtocolError:
     return exc
 
 
-def _parse_action(data: dict[str, Any]) -> ActionMsg:
-    action = data.get("action")
-    if not isinstance(action, dict):
-        raise ProtocolError("bad_message", "'action' must be an object")
-    return ActionMsg(_field_int(data, "table"), action)
-
-
-def _parse_set_seat(data: dict[str, Any]) -> SetSeat:
-    return SetSeat(_field_int(data, "table"), _field_int(data, "seat"),
-                   _level(data.get("bot"), "bot"))
-
-
-def _parse_answer(data: dict[str, Any]) -> AnswerInvitation:
-    accept = data.get("accept")
-    if not isinstance(accept, bool):
-        raise ProtocolError("bad_message", "'accept' must be true or false")
-    return AnswerInvitation(_field_int(data, "invitation"), accept)
-
-
-_PARSERS: dict[str, Any] = {
-    "lobby_chat": lambda d: LobbyChat(_chat_text(d)),
-    "create_table": lambda d: CreateTable(parse_settings(d.get("settings"))),
-    "join_table": lambda d: JoinTable(_field_int(d, "table")),
-    "watch_table": lambda d: WatchTable(_field_int(d, "table")),
-    "leave_table": lambda d: LeaveTable(_field_int(d, "table")),
-    "set_seat": _parse_set_seat,
-    "start_game": lambda d: StartGame(_field_int(d, "table"), _level(d.get("fill"), "fill")),
-    "invite": lambda d: Invite(_field_int(d, "table"), _field_str(d, "nickname")),
-    "answer_invitation": _parse_answer,
-    "player_info": lambda d: PlayerInfoMsg(_field_str(d, "nickname")),
-    "action": _parse_action,
-    "next_round": lambda d: NextRoundMsg(_field_int(d, "table")),
-    "table_chat": lambda d: TableChat(_field_int(d, "table"), _chat_text(d)),
-    "hint": lambda d: Hint(_field_int(d, "table")),
-    "resync": lambda d: Resync(_field_int(d, "table"), _field_int(d, "since", optional=True)),
-    "back": lambda d: Back(_field_int(d, "table")),
-    "ping": lambda d: Ping(),
-}
-
-MESSAGE_TYPES = tuple(sorted(_PARSERS))
-
-
 def table_action(data: dict[str, Any], seat: int) -> Action:
     """The engine action a client sent, for its seat (``bad_message`` if malformed).
     ``next_round`` is the table's, not a seat's: it is its own message."""
-    if "seat" in data and data["seat"] != seat:
+    if "seat" in data:
         raise ProtocolError("bad_message", "'seat' is filled in by the server; leave it out")
     if data.get("type") == "next_round":
         raise ProtocolError("bad_message", "send {\"type\": \"next_round\"} as a message")

@@ -120,7 +120,9 @@ class TableActor:
         self.actions: list[dict[str, Any]] = []
         self.subscribers: dict[Connection, int | None] = {}
         """Connections at this table and the seat each plays (``None``: watching)."""
-        self.invited: set[int] = set()
+        self.invited: dict[int, int] = {}
+        """Invitees with an open invitation, and when it expires (ms): they may see
+        and join an invite-only table until they decline or it expires."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=50)
         self.ratings: dict[str, Any] | None = None
         self._encoder = ViewEncoder()
@@ -241,8 +243,12 @@ class TableActor:
 
     def visible_to(self, player_id: int) -> bool:
         """Whether the lobby lists this table for a player."""
-        return (self.settings.access == "open" or player_id in self.invited
+        return (self.settings.access == "open" or self.is_invited(player_id)
                 or self.seat_of(player_id) is not None)
+
+    def is_invited(self, player_id: int) -> bool:
+        """Whether the player holds an open, unexpired invitation to this table."""
+        return self.invited.get(player_id, 0) > self.hub.clock.now_ms()
 
     def seat_info(self) -> list[dict[str, Any]]:
         return [{"seat": i, "nickname": None if s.bot else s.nickname, "bot": s.bot,
@@ -390,7 +396,7 @@ class TableActor:
             return
         if self.status != WAITING:
             raise ProtocolError("already_started")
-        if self.settings.access == "invite" and pid not in self.invited and not invited:
+        if self.settings.access == "invite" and not invited and not self.is_invited(pid):
             raise ProtocolError("invite_only")
         free = self.free_seats()
         if not free:
@@ -424,7 +430,7 @@ class TableActor:
             return
         if self.status == WAITING:
             if pid == self.host_id:
-                await self._close()
+                await self.close("the host left the table")
                 return
             self.seats[seat] = SeatState()
             await self._save_seats()
@@ -444,11 +450,11 @@ class TableActor:
         else:
             self._seat_update()
 
-    async def _close(self) -> None:
-        """The host left before the start: the table goes away."""
+    async def close(self, reason: str) -> None:
+        """The host left before the start (or went and did not come back): the
+        table goes away."""
         self.status = CLOSED
-        self._broadcast({"type": "table_closed", "table": self.id,
-                         "reason": "the host left the table"})
+        self._broadcast({"type": "table_closed", "table": self.id, "reason": reason})
         for conn in list(self.subscribers):
             conn.tables.discard(self.id)
         self.subscribers.clear()
@@ -508,6 +514,11 @@ class TableActor:
         seat = self.seat_of(conn.player_id)
         if seat is None:
             raise ProtocolError("not_seated", "you watch this table: you cannot play here")
+        if self.seats[seat].left:
+            # A computer opponent plays the seat, and this connection no longer gets
+            # the table's updates (nor would it get the answer to this action).
+            raise ProtocolError("not_seated", "you left this game: join the table again "
+                                "to play on")
         action = table_action(data, seat)
         if not isinstance(action, Arrange):
             # A move says the player is back; sorting the hand does not (the web
@@ -517,7 +528,11 @@ class TableActor:
             raise ProtocolError("knock_closed", "too late: the knock window has closed")
         if (isinstance(action, Draw) and self._knock_deadline is not None
                 and game.current == seat and game.phase is Phase.DRAW):
-            # The knock window is open: the draw waits until it closes.
+            # The knock window is open: the draw waits until it closes. One draw
+            # waits at a time; a computer opponent's gives way to the player's own.
+            if self._held_draw is not None and self._held_draw[0] is not None:
+                raise ProtocolError("draw_pending", "your draw already waits for the "
+                                    "knock window to close")
             self._held_draw = (conn, msg_id, action)
             return
         await self._play(action, by=None, conn=conn, msg_id=msg_id)

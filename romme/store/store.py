@@ -21,7 +21,7 @@ import sqlite3
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,15 @@ def _iso(moment: datetime | None) -> str | None:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+ID_MAX = 2**31 - 1
+"""Ids are 32-bit ``INTEGER`` columns on PostgreSQL: a larger number names nothing
+(and would make the driver fail), so lookups treat it as unknown."""
+
+
+def _is_id(value: object) -> bool:
+    return _is_int(value) and 0 <= value <= ID_MAX  # type: ignore[operator]
 
 
 def _bad(message: str) -> StoreError:
@@ -324,7 +333,7 @@ class Store:
 
     @staticmethod
     async def _require_player(session: AsyncSession, player_id: int, lock: bool = False) -> Player:
-        if not _is_int(player_id):
+        if not _is_id(player_id):
             raise StoreError("no_such_player", f"there is no player {player_id!r}")
         player = await session.get(
             Player, player_id, with_for_update={"key_share": True} if lock else None
@@ -335,7 +344,7 @@ class Store:
 
     @staticmethod
     async def _require_table(session: AsyncSession, table_id: int, lock: bool = False) -> GameTable:
-        if not _is_int(table_id):
+        if not _is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
         table = await session.get(
             GameTable, table_id, with_for_update={"key_share": True} if lock else None
@@ -443,7 +452,7 @@ class Store:
         return _record(player)
 
     async def get_player(self, player_id: int) -> PlayerRecord | None:
-        if not _is_int(player_id):
+        if not _is_id(player_id):
             return None
         async with self._read() as session:
             player = await session.get(Player, player_id)
@@ -464,7 +473,7 @@ class Store:
         under; the released account no longer counts as a session. Returns whether
         a guest was released (``False`` for registered players, bots, unknown ids
         and guests released before)."""
-        if not _is_int(player_id):
+        if not _is_id(player_id):
             return False
         async with self._write() as session:
             return await _release_guests(session, Player.id == player_id) == 1
@@ -670,7 +679,7 @@ class Store:
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """A table with its actions, whatever its status."""
-        if not _is_int(table_id):
+        if not _is_id(table_id):
             return None
         async with self._read() as session:
             table = await session.get(GameTable, table_id)
@@ -702,7 +711,7 @@ class Store:
             raise _bad("actions is a list of JSON objects")
         for action in actions:
             _check_json(action, "an action")
-        if not _is_int(table_id):
+        if not _is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._appends.append(_Append(table_id, first_version, actions, done))
@@ -915,7 +924,7 @@ class Store:
     async def game_log(self, table_id: int) -> dict[str, Any] | None:
         """``GameLog`` of the protocol for a finished game (its match seed revealed),
         ``None`` for any other table."""
-        if not _is_int(table_id):
+        if not _is_id(table_id):
             return None
         async with self._read() as session:
             table = await session.get(GameTable, table_id)
@@ -982,7 +991,7 @@ class Store:
         """The last ``limit`` messages of the lobby or a table, oldest first."""
         if not _is_int(limit) or limit < 0:
             raise _bad("limit must be a non-negative integer")
-        if table_id is not None and not _is_int(table_id):
+        if table_id is not None and not _is_id(table_id):
             return []
         where = (ChatMessage.table_id.is_(None) if table_id is None
                  else ChatMessage.table_id == table_id)
@@ -999,25 +1008,51 @@ class Store:
     # ---------------------------------------------------------- invitations
 
     async def create_invitation(
-        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None
+        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None,
+        *, per_minute: int = 0,
     ) -> dict[str, Any]:
         """An open invitation (``Invitation``); ``expires_at_ms`` defaults to two
-        minutes from now. ``cannot_invite`` for oneself or a bot."""
+        minutes from now. ``cannot_invite`` for oneself or a bot; ``already_invited``
+        while the invitee has an open invitation to this table (so nobody can be
+        flooded with the same invitation); ``too_many_invitations`` when the sender
+        sent ``per_minute`` invitations in the last minute (0: no limit). Checked in
+        the same transaction as the insert, so it holds across connections."""
+        now = self._now()
         if expires_at_ms is None:
-            expires_at_ms = _ms(self._now()) + INVITATION_TTL_MS
+            expires_at_ms = _ms(now) + INVITATION_TTL_MS
         if not _is_int(expires_at_ms) or not 0 < expires_at_ms < 2**62:
             raise _bad("expires_at_ms is a time in milliseconds")
         async with self._write() as session:
             await self._require_table(session, table_id)
             sender = await self._require_player(session, from_id)
+            # Lock the sender's row: two invitations of one player are checked in turn.
+            await session.refresh(sender, with_for_update=True)
             invitee = await self._require_player(session, to_id)
             if sender.id == invitee.id:
                 raise StoreError("cannot_invite", "one cannot invite oneself")
             if invitee.is_bot:
                 raise StoreError("cannot_invite", "a computer opponent cannot be invited")
+            open_one = await session.scalar(
+                select(Invitation.id).where(
+                    Invitation.table_id == table_id, Invitation.to_id == to_id,
+                    Invitation.status == "open", Invitation.expires_at_ms > _ms(now))
+                .limit(1)
+            )
+            if open_one is not None:
+                raise StoreError("already_invited", f"{invitee.nickname} already has an open "
+                                 "invitation to this table")
+            if per_minute > 0:
+                recent = await session.scalar(
+                    select(func.count()).select_from(Invitation).where(
+                        Invitation.from_id == from_id,
+                        Invitation.created_at > now - timedelta(minutes=1))
+                )
+                if (recent or 0) >= per_minute:
+                    raise StoreError("too_many_invitations", f"at most {per_minute} "
+                                     "invitations a minute; wait a little")
             invitation = Invitation(table_id=table_id, from_id=from_id, to_id=to_id,
                                     status="open", expires_at_ms=expires_at_ms,
-                                    created_at=self._now())
+                                    created_at=now)
             session.add(invitation)
             await session.flush()
             return _invitation_json(invitation, sender.nickname, invitee.nickname, None)
@@ -1030,7 +1065,7 @@ class Store:
             raise _bad("now_ms is a time in milliseconds")
         async with self._write() as session:
             invitation = None
-            if _is_int(invitation_id):
+            if _is_id(invitation_id):
                 invitation = await session.get(Invitation, invitation_id,
                                                with_for_update={"key_share": True})
             if invitation is None or invitation.to_id != player_id:
@@ -1051,7 +1086,7 @@ class Store:
         """Open, unexpired invitations to and from this player, oldest first."""
         if not _is_int(now_ms):
             raise _bad("now_ms is a time in milliseconds")
-        if not _is_int(player_id):
+        if not _is_id(player_id):
             return []
         async with self._read() as session:
             rows = (await session.scalars(

@@ -107,15 +107,21 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
         await client.close()
 
 
+async def open_knock_window(first: Client, table: int) -> None:
+    """Seat 0 draws and discards: the knock window opens for seats 2 and 3, and
+    seat 1 is next."""
+    await first.request({"type": "action", "table": table,
+                         "action": {"type": "draw", "source": "stock"}})
+    card = first.tables[table]["view"]["hand"][0]
+    await first.request({"type": "action", "table": table,
+                         "action": {"type": "discard", "card": card}})
+
+
 async def test_a_draw_during_the_knock_window_is_held_not_refused(
         make_server: ServerFactory) -> None:
     clients, table = await _four_at_a_knock_table(2, make_server)  # window: 1.5 s
     s0, s1 = clients[0], clients[1]
-    await s0.request({"type": "action", "table": table,
-                      "action": {"type": "draw", "source": "stock"}})
-    card = s0.tables[table]["view"]["hand"][0]
-    await s0.request({"type": "action", "table": table,
-                      "action": {"type": "discard", "card": card}})
+    await open_knock_window(s0, table)
     sent = time.monotonic()
     drew = await s1.request({"type": "action", "table": table,
                              "action": {"type": "draw", "source": "stock"}})
