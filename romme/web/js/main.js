@@ -149,7 +149,8 @@ function startSession(player) {
 function showConnState() {
   const state = app.connState;
   const banner = document.getElementById('conn-banner');
-  banner.dataset.i18n = state === 'connecting' ? 'conn.connecting' : 'conn.reconnecting';
+  const keys = { connecting: 'conn.connecting', refused: 'error.too_many_connections' };
+  banner.dataset.i18n = keys[state] ?? 'conn.reconnecting';
   banner.hidden = !app.i18nReady || state === 'open' || state === 'idle' || state === 'closed';
   if (app.i18nReady) banner.textContent = t(banner.dataset.i18n);
 }

@@ -45,6 +45,7 @@ export class Connection {
       this.lastHeard = Date.now();
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === 'error' && msg.id === undefined) this.lastError = msg.code;
       if (msg.id !== undefined && this.pending.has(msg.id)) {
         const { resolve, reject } = this.pending.get(msg.id);
         this.pending.delete(msg.id);
@@ -63,6 +64,12 @@ export class Connection {
         return;
       }
       if (this.closedOnPurpose) { this.setState('closed'); return; }
+      // Too many connections of this player: trying again would only be refused
+      // again, so the page stops and says why (a reload tries again).
+      if (event.code === 4429 && this.lastError === 'too_many_connections') {
+        this.setState('refused');
+        return;
+      }
       this.scheduleReconnect();
     });
     socket.addEventListener('error', () => { /* the close handler reconnects */ });
