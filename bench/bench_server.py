@@ -82,7 +82,8 @@ class Server:
         command = os.environ.get("ROMME_BENCH_SERVER", "-m romme").split()
         self.proc = subprocess.Popen(
             [sys.executable, *command, "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", "0", "--bench-echo", "--log-level", "warning"],
+             "--bot-delay", "0", "--bench-echo", "--log-level", "warning",
+             "--accounts-per-hour", "0"],
             cwd=self.workdir, env=env, stdout=subprocess.DEVNULL,
             stderr=open(self.workdir / "server.log", "ab"))  # noqa: SIM115
         deadline = time.monotonic() + 60

@@ -31,7 +31,15 @@ class ServerOptions:
     static_dir: Path | None = None
     """The web client; ``None``: ``romme/web`` if it exists."""
     cookie_secure: bool = False
-    """Mark the session cookie Secure (behind HTTPS)."""
+    """Mark the session cookie Secure always (it is anyway on a request that came
+    over HTTPS, as uvicorn sees it: directly, or from a trusted proxy that says so)."""
+    forwarded_allow_ips: str | None = None
+    """Proxies trusted to tell the client's address and scheme (``X-Forwarded-For``,
+    ``X-Forwarded-Proto``): uvicorn's option; ``None``: uvicorn's default (env
+    ``FORWARDED_ALLOW_IPS``, else 127.0.0.1)."""
+    accounts_per_hour: int = 20
+    """New accounts (guests and registrations) one address may create in an hour;
+    0: no limit."""
     next_round_seconds: float = 30.0
     """After a round summary, the next round is dealt when every human still in
     has said "Next", or after this long."""
@@ -82,6 +90,16 @@ def _positive(text: str) -> float:
     return value
 
 
+def _not_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -106,6 +124,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "guests' nicknames, old lobby chat and invitations (default 3600)")
     parser.add_argument("--bench-echo", action="store_true",
                         help="expose /bench/echo for bench/bench_server.py")
+    parser.add_argument("--cookie-secure", action="store_true",
+                        help="always mark the session cookie Secure (it is anyway on "
+                        "requests that came over HTTPS)")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                        help="comma-separated addresses of proxies trusted to set "
+                        "X-Forwarded-For and X-Forwarded-Proto ('*': any; default: "
+                        "$FORWARDED_ALLOW_IPS, else 127.0.0.1)")
+    parser.add_argument("--accounts-per-hour", type=_not_negative_int, default=20, metavar="N",
+                        help="new accounts (guests and registrations) one address may "
+                        "create in an hour (default 20; 0: no limit)")
 
 
 def options_from_args(args: argparse.Namespace) -> ServerOptions:
@@ -113,4 +141,6 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
         bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
         next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
-        housekeeping_seconds=args.housekeeping_seconds)
+        housekeeping_seconds=args.housekeeping_seconds, cookie_secure=args.cookie_secure,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        accounts_per_hour=args.accounts_per_hour)
