@@ -2,8 +2,8 @@
 the security headers of every response.
 
 **Cross-site requests.** A browser sends a page's cookies with a request that
-another site's page makes, so every request that changes something (every POST)
-must come from the server's own pages:
+another site's page makes, so every request that changes something (every POST,
+and any method but GET, HEAD and OPTIONS) must come from the server's own pages:
 
 * an ``Origin`` header that is present must be the server's own origin, scheme,
   host and port (``null``, a sandboxed or local page, is foreign too);
@@ -52,6 +52,8 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 _WEB_SCHEME = {"ws": "http", "wss": "https"}
 _SAME_SITE = ("same-origin", "none")
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing; every other one (POST is the only one routed) is checked."""
 
 
 def _origin_of(scheme: str, netloc: str) -> tuple[str, str, int] | None:
@@ -85,7 +87,7 @@ def foreign_origin(headers: Mapping[str, str], scheme: str) -> bool:
 
 def _refusal(headers: Mapping[str, str], scheme: str, method: str,
              has_body: bool) -> tuple[int, str, str] | None:
-    if method != "POST":
+    if method in _SAFE_METHODS:
         return None
     site = headers.get("sec-fetch-site")
     if foreign_origin(headers, scheme) or (site is not None and site not in _SAME_SITE):
