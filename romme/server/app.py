@@ -47,8 +47,9 @@ MAX_BODY = 16 * 1024
 
 _STATUS = {"nickname_taken": 409, "nickname_confusable": 409, "bad_credentials": 401,
            "not_authenticated": 401, "no_such_player": 404, "no_such_game": 404,
-           "no_such_session": 404, "too_large": 413, "too_many_attempts": 429,
-           "too_many_accounts": 429}
+           "no_such_session": 404, "too_large": 413}
+"""HTTP status per error code (400 for the others; limits answer 429, see
+``_limit_reached``)."""
 _GAME_ID = re.compile(r"[0-9]{1,10}\Z")
 
 
