@@ -458,3 +458,28 @@ def test_the_database_and_its_folder_are_private(tmp_path: Path,
     elsewhere = make_server(db_url=f"sqlite+aiosqlite:///{tmp_path / 'other' / 'romme.db'}")
     httpx.post(elsewhere.base + "/api/guest", json={"nickname": nickname("Fo")})
     assert (tmp_path / "other" / "romme.db").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(("origin", "host", "scheme", "foreign"), [
+    ("http://example.org", "example.org", "http", False),
+    ("http://example.org:80", "example.org", "http", False),
+    ("HTTP://Example.ORG", "example.org:80", "http", False),
+    ("https://example.org", "example.org", "https", False),
+    ("https://example.org", "example.org", "wss", False),
+    ("http://example.org", "example.org", "ws", False),
+    ("https://example.org", "example.org", "http", True),
+    ("http://example.org", "example.org", "https", True),
+    ("http://example.org:8001", "example.org:8000", "http", True),
+    ("http://evil.example", "example.org", "http", True),
+    ("http://[::1]:8000", "[::1]:8000", "http", False),
+    ("http://[::1]:8001", "[::1]:8000", "http", True),
+    ("null", "example.org", "http", True),
+    ("http://example.org:99999", "example.org", "http", True),
+    ("http://example.org", "", "http", True),
+])
+def test_origins_compare_scheme_host_and_port(origin: str, host: str, scheme: str,
+                                              foreign: bool) -> None:
+    from romme.server.httpguard import foreign_origin
+
+    assert foreign_origin({"origin": origin, "host": host}, scheme) is foreign
+    assert foreign_origin({"host": host}, scheme) is False
