@@ -1,6 +1,9 @@
 """Browser tests: a real `romme serve` process and Debian's Chromium, driven by
 Playwright for Python. Every page records console errors and page errors; a test
-fails if any appear. Screenshots go to test-artifacts/ (git-ignored)."""
+fails if any appear, so a breach of the server's Content-Security-Policy fails it
+too. The policy forbids evaluating strings: give `wait_for_function` a function
+(`"() => ..."`), never a bare expression, which Playwright would evaluate.
+Screenshots go to test-artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 

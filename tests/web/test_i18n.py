@@ -61,7 +61,7 @@ def test_every_key_the_code_uses_exists() -> None:
 
 def switch(page: Any, lang: str) -> None:
     page.select_option("#lang-select", lang)
-    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     page.wait_for_timeout(30)
 
 
