@@ -84,7 +84,7 @@ class Server:
             [sys.executable, *command, "serve", "--port", str(self.port), "--db", self.db,
              "--bot-delay", "0", "--bench-echo", "--log-level", "warning",
              # Every simulated player connects from this one address.
-             "--max-connections-per-address", "0"],
+             "--max-connections-per-address", "0", "--accounts-per-hour", "0"],
             cwd=self.workdir, env=env, stdout=subprocess.DEVNULL,
             stderr=open(self.workdir / "server.log", "ab"))  # noqa: SIM115
         deadline = time.monotonic() + 60

@@ -47,7 +47,8 @@ def measure(browser: Any, base: str, state: Any, path: str) -> tuple[int, float,
     cdp.on("Network.loadingFinished", finished)
     cdp.on("Network.webSocketFrameReceived", frame)
     page.goto(base + path)
-    page.wait_for_function("performance.getEntriesByName('romme-table').length > 0", timeout=10000)
+    page.wait_for_function("() => performance.getEntriesByName('romme-table').length > 0",
+                           timeout=10000)
     ms = page.evaluate("performance.getEntriesByName('romme-table')[0].startTime")
     page.wait_for_timeout(100)
     total = received["http"] + received["ws"]

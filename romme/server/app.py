@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -29,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE, Sessions, load_secret
 from romme.server.botpool import BotPool
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
+from romme.server.httpguard import HttpGuard, foreign_origin
 from romme.server.lobby import Connection, ConnectionRefused, Hub
 from romme.server.protocol import (
     ProtocolError,
@@ -40,6 +43,7 @@ from romme.server.protocol import (
 )
 from romme.server.timers import Clock, RealClock
 from romme.store import PlayerRecord, Store, StoreError
+from romme.store.limits import LimitReached
 
 __all__ = ["ServerState", "create_app"]
 
@@ -48,8 +52,12 @@ log = logging.getLogger("romme.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024
 
-_STATUS = {"nickname_taken": 409, "bad_credentials": 401, "not_authenticated": 401,
-           "no_such_player": 404, "no_such_game": 404, "too_large": 413}
+_STATUS = {"nickname_taken": 409, "nickname_confusable": 409, "bad_credentials": 401,
+           "not_authenticated": 401, "no_such_player": 404, "no_such_game": 404,
+           "no_such_session": 404, "too_large": 413}
+"""HTTP status per error code (400 for the others; limits answer 429, see
+``_limit_reached``)."""
+_GAME_ID = re.compile(r"[0-9]{1,10}\Z")
 
 
 class ServerState:
@@ -66,7 +74,8 @@ class ServerState:
         self.echo_groups: dict[str, set[WebSocket]] = {}
 
     async def open(self) -> None:
-        self.store = await Store.open(self.db_url)
+        self.store = await Store.open(self.db_url,
+                                      accounts_per_hour=self.options.accounts_per_hour)
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)
         await self.hub.start()
@@ -83,6 +92,29 @@ class ServerState:
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}},
                         status_code=status or _STATUS.get(code, 400))
+
+
+def _limit_reached(exc: LimitReached) -> JSONResponse:
+    """429 with the seconds to wait, in the body and in ``Retry-After``."""
+    return JSONResponse(
+        {"error": {"code": exc.code, "message": exc.message, "retry_after": exc.retry_after}},
+        status_code=429, headers={"Retry-After": str(exc.retry_after)})
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the limits count it: an IPv4 address, or the /64
+    network of an IPv6 address (one subscriber's usual share). Behind a trusted
+    proxy, uvicorn has put the address from ``X-Forwarded-For`` here."""
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64] or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -124,30 +156,44 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         assert state.hub is not None
         return state.hub
 
-    def player_id(request: Request | WebSocket) -> int | None:
-        return state.sessions.player_id(request.cookies.get(COOKIE_NAME))
+    def session_cookie(request: Request | WebSocket) -> tuple[int, str] | None:
+        return state.sessions.read(request.cookies.get(COOKIE_NAME))
 
     async def session_player(request: Request | WebSocket) -> PlayerRecord | None:
-        """The player of the request's session; a released guest is no session."""
-        pid = player_id(request)
-        if pid is None or state.store is None:
+        """The player of the request's session: a live session record (not revoked,
+        not expired) of a player who is not a released guest."""
+        cookie = session_cookie(request)
+        if cookie is None or state.store is None:
             return None
-        player = await store().get_player(pid)
-        return None if player is None or player.released else player
+        return await store().session_player(*cookie)
 
-    def with_cookie(response: Response, pid: int | None) -> Response:
-        if pid is None:
-            response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax")
-        else:
-            response.set_cookie(COOKIE_NAME, state.sessions.token(pid), max_age=SESSION_MAX_AGE,
-                                path="/", httponly=True, samesite="lax",
-                                secure=options.cookie_secure)
+    def secure(request: Request) -> bool:
+        return options.cookie_secure or request.url.scheme == "https"
+
+    async def signed_in(request: Request, player: PlayerRecord) -> Response:
+        """The answer to a login, registration or new guest: a new session (the one
+        the client had is revoked: a session id never outlives a login) in the cookie."""
+        cookie = session_cookie(request)
+        token = await store().create_session(
+            player.id, client_address(request), request.headers.get("user-agent", ""),
+            replacing=None if cookie is None else cookie[1])
+        response = JSONResponse({"player": player.to_json()})
+        response.set_cookie(COOKIE_NAME, state.sessions.cookie(player.id, token),
+                            max_age=SESSION_MAX_AGE, path="/", httponly=True, samesite="lax",
+                            secure=secure(request))
+        return response
+
+    def signed_out(request: Request, response: Response) -> Response:
+        response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax",
+                               secure=secure(request))
         return response
 
     async def api(request: Request, handler: Any) -> Response:
         try:
             response: Response = await handler(request)
             return response
+        except LimitReached as exc:
+            return _limit_reached(exc)
         except (ProtocolError, StoreError) as exc:
             return _error(exc.code, exc.message)
 
@@ -170,8 +216,9 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         async def run(request: Request) -> Response:
             body = await _body(request)
             player = await hub().guests.sign_in(await session_player(request),
-                                                _text(body, "nickname"))
-            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+                                                _text(body, "nickname"),
+                                                address=client_address(request))
+            return await signed_in(request, player)
         return await api(request, run)
 
     async def register(request: Request) -> Response:
@@ -180,25 +227,61 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             me = await session_player(request)
             guest_id = me.id if me is not None and me.guest else None
             player = await store().register(_text(body, "nickname"), _text(body, "password"),
-                                            guest_id=guest_id)
-            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+                                            guest_id=guest_id, address=client_address(request))
+            return await signed_in(request, player)
         return await api(request, run)
 
     async def login(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            player = await store().login(_text(body, "nickname"), _text(body, "password"))
-            return with_cookie(JSONResponse({"player": player.to_json()}), player.id)
+            player = await store().login(_text(body, "nickname"), _text(body, "password"),
+                                         address=client_address(request))
+            return await signed_in(request, player)
         return await api(request, run)
 
     async def logout(request: Request) -> Response:
-        # A guest has no password and cannot come back: its nickname is freed.
+        async def run(request: Request) -> Response:
+            everywhere = (await _body(request)).get("everywhere", False)
+            if not isinstance(everywhere, bool):
+                raise ProtocolError("bad_message", "'everywhere' must be true or false")
+            me = await session_player(request)
+            cookie = session_cookie(request)
+            if me is not None and cookie is not None:
+                # A guest has no password and cannot come back: its nickname is freed.
+                if me.guest or everywhere:
+                    await store().revoke_sessions(me.id)
+                    if me.guest:
+                        await store().release_guest(me.id)
+                    if state.hub is not None:
+                        state.hub.disconnect_player(me.id, 4401)
+                else:
+                    await store().revoke_sessions(me.id, token=cookie[1])
+            return signed_out(request, JSONResponse({"ok": True}))
+        return await api(request, run)
+
+    async def sessions(request: Request) -> Response:
         me = await session_player(request)
-        if me is not None and me.guest:
-            await store().release_guest(me.id)
-            if state.hub is not None:
-                state.hub.disconnect_player(me.id, 4401)
-        return with_cookie(JSONResponse({"ok": True}), None)
+        cookie = session_cookie(request)
+        if me is None or cookie is None:
+            return _error("not_authenticated", "log in first")
+        return JSONResponse({"sessions": await store().sessions(me.id, cookie[1])})
+
+    async def revoke_session(request: Request) -> Response:
+        async def run(request: Request) -> Response:
+            session_id = (await _body(request)).get("id")
+            if not isinstance(session_id, int) or isinstance(session_id, bool):
+                raise ProtocolError("bad_message", "'id' must be a session's id")
+            me = await session_player(request)
+            cookie = session_cookie(request)
+            if me is None or cookie is None:
+                return _error("not_authenticated", "log in first")
+            current = any(s["current"] and s["id"] == session_id
+                          for s in await store().sessions(me.id, cookie[1]))
+            if not await store().revoke_sessions(me.id, session_id=session_id):
+                return _error("no_such_session", "you have no such session")
+            response = JSONResponse({"ok": True})
+            return signed_out(request, response) if current else response
+        return await api(request, run)
 
     async def me(request: Request) -> Response:
         player = await session_player(request)
@@ -213,11 +296,10 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         return JSONResponse(info)
 
     async def game_log(request: Request) -> Response:
-        try:
-            game_id = int(request.path_params["game_id"])
-        except ValueError:
+        text = request.path_params["game_id"]
+        if not _GAME_ID.match(text):
             return _error("no_such_game", "there is no such game")
-        data = await store().game_log(game_id)
+        data = await store().game_log(int(text))
         if data is None:
             return _error("no_such_game", "no finished game has this id")
         return JSONResponse(data)
@@ -238,15 +320,11 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
 
     # ---------------------------------------------------------- websocket
 
-    def origin_ok(websocket: WebSocket) -> bool:
-        origin = websocket.headers.get("origin")
-        if not origin:
-            return True  # not a browser
-        host = websocket.headers.get("host", "")
-        return urlsplit(origin).netloc == host
-
     async def ws(websocket: WebSocket) -> None:
-        if not origin_ok(websocket):
+        if foreign_origin(websocket.headers, websocket.url.scheme):
+            # Accepted and closed at once, so that the client sees 4403 (a refused
+            # handshake would only be an HTTP 403). The session is never looked at.
+            await websocket.accept()
             await websocket.close(code=4403)
             return
         await websocket.accept()
@@ -358,6 +436,8 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/sessions", sessions),
+        Route("/api/sessions/revoke", revoke_session, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/players/{nickname}", player_info),
         Route("/api/games/{game_id}", game_log),
@@ -374,8 +454,10 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         routes.append(Route("/", no_client))
     # Text (scripts, styles, SVG cards, JSON) goes out compressed when the client
     # accepts it; WebSockets pass through untouched.
+    # Every HTTP request first passes the guard (cross-site refusals, security headers).
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)])
+                    middleware=[Middleware(HttpGuard),
+                                Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)])
     app.state.romme = state
     return app
 

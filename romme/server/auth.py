@@ -1,7 +1,10 @@
-"""Sessions: the player id in a signed, HttpOnly cookie.
+"""Sessions: the player id and a session token in a signed, HttpOnly cookie.
 
-The secret comes from the environment (``ROMME_SECRET``) or from a file that is
-generated once (``var/secret``), so sessions survive a restart of the server.
+The token names a session record in the store (``Store.create_session``), which
+can be listed and revoked; the signature lets the server turn away a forged or
+mangled cookie before it asks the database. The secret comes from the
+environment (``ROMME_SECRET``) or from a file that is generated once
+(``var/secret``), so sessions survive a restart of the server.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ __all__ = ["COOKIE_NAME", "SESSION_MAX_AGE", "Sessions", "load_secret"]
 
 COOKIE_NAME = "romme_session"
 SESSION_MAX_AGE = 30 * 24 * 3600
-"""Seconds a session cookie stays valid (30 days)."""
+"""Seconds a session cookie stays valid (30 days, as its record in the store)."""
 
 
 def load_secret(explicit: str | None, path: Path) -> str:
@@ -33,7 +36,7 @@ def load_secret(explicit: str | None, path: Path) -> str:
             return text
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     secret = secrets.token_urlsafe(48)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
@@ -47,16 +50,22 @@ class Sessions:
     def __init__(self, secret: str) -> None:
         self._serializer = URLSafeTimedSerializer(secret, salt="romme-session")
 
-    def token(self, player_id: int) -> str:
-        return self._serializer.dumps({"p": player_id})
+    def cookie(self, player_id: int, token: str) -> str:
+        """The cookie's value for a session of this player."""
+        return self._serializer.dumps({"p": player_id, "s": token})
 
-    def player_id(self, token: str | None) -> int | None:
-        """The player id in a valid, unexpired token, else ``None``."""
-        if not token:
+    def read(self, cookie: str | None) -> tuple[int, str] | None:
+        """(player id, session token) of a valid, unexpired cookie, else ``None``
+        (also for cookies of an older form, which had no session token)."""
+        if not cookie:
             return None
         try:
-            data = self._serializer.loads(token, max_age=SESSION_MAX_AGE)
+            data = self._serializer.loads(cookie, max_age=SESSION_MAX_AGE)
         except BadSignature:
             return None
-        value = data.get("p") if isinstance(data, dict) else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        if not isinstance(data, dict):
+            return None
+        player_id, token = data.get("p"), data.get("s")
+        if not isinstance(player_id, int) or isinstance(player_id, bool):
+            return None
+        return (player_id, token) if isinstance(token, str) else None

@@ -32,7 +32,15 @@ class ServerOptions:
     static_dir: Path | None = None
     """The web client; ``None``: ``romme/web`` if it exists."""
     cookie_secure: bool = False
-    """Mark the session cookie Secure (behind HTTPS)."""
+    """Mark the session cookie Secure always (it is anyway on a request that came
+    over HTTPS, as uvicorn sees it: directly, or from a trusted proxy that says so)."""
+    forwarded_allow_ips: str | None = None
+    """Proxies trusted to tell the client's address and scheme (``X-Forwarded-For``,
+    ``X-Forwarded-Proto``): uvicorn's option; ``None``: uvicorn's default (env
+    ``FORWARDED_ALLOW_IPS``, else 127.0.0.1)."""
+    accounts_per_hour: int = 20
+    """New accounts (guests and registrations) one address may create in an hour;
+    0: no limit."""
     next_round_seconds: float = 30.0
     """After a round summary, the next round is dealt when every human still in
     has said "Next", or after this long."""
@@ -127,6 +135,8 @@ _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
      "seconds a waiting table outlives its host's last connection"),
     ("invitations_per_minute", _count, "N",
      "invitations one player may send per minute; 0: any"),
+    ("accounts_per_hour", _count, "N",
+     "new accounts (guests and registrations) one address may create in an hour; 0: any"),
     ("rate_per_second", _positive, "N", "WebSocket messages per second per connection"),
     ("rate_burst", _at_least_one, "N", "WebSocket messages allowed in a burst"),
     ("max_refused_per_minute", _count, "N",
@@ -168,6 +178,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             metavar=metavar, help=f"{text} (default {default:g})")
     parser.add_argument("--bench-echo", action="store_true",
                         help="expose /bench/echo for bench/bench_server.py")
+    parser.add_argument("--cookie-secure", action="store_true",
+                        help="always mark the session cookie Secure (it is anyway on "
+                        "requests that came over HTTPS)")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                        help="comma-separated addresses of proxies trusted to set "
+                        "X-Forwarded-For and X-Forwarded-Proto ('*': any; default: "
+                        "$FORWARDED_ALLOW_IPS, else 127.0.0.1)")
 
 
 def options_from_args(args: argparse.Namespace) -> ServerOptions:
@@ -177,4 +194,5 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
         housekeeping_seconds=args.housekeeping_seconds,
         guest_hold_seconds=args.guest_hold_seconds,
+        cookie_secure=args.cookie_secure, forwarded_allow_ips=args.forwarded_allow_ips,
         **{name: getattr(args, name) for name, *_ in _LIMITS})

@@ -36,7 +36,9 @@ __all__ = [
     "GameSeat",
     "GameTable",
     "Invitation",
+    "LoginSession",
     "Player",
+    "RateCounter",
     "TableAction",
     "UTCDateTime",
 ]
@@ -93,6 +95,10 @@ class Player(Base):
     nickname: Mapped[str] = mapped_column(String(80))
     nickname_key: Mapped[str] = mapped_column(String(80), unique=True)
     """NFC, case-folded: nicknames are unique without regard to case."""
+    nickname_skeleton: Mapped[str] = mapped_column(String(160), index=True)
+    """What the nickname looks like (``romme.store.lookalikes.skeleton``): no two
+    players may look alike (checked on creation, not a constraint, for names
+    created before the check may)."""
     password_hash: Mapped[str | None] = mapped_column(String(255))
     guest: Mapped[bool] = mapped_column(Boolean)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -205,3 +211,35 @@ class Invitation(Base):
     expires_at_ms: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime]
     answered_at: Mapped[datetime | None]
+
+
+class LoginSession(Base):
+    """A session: what a session cookie stands for, so that it can be listed and
+    revoked. The cookie carries a random token; only its SHA-256 is stored."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    address: Mapped[str] = mapped_column(String(64))
+    """The client's address (an IPv6 address as its /64 network)."""
+    user_agent: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+    last_seen_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    revoked_at: Mapped[datetime | None]
+
+
+class RateCounter(Base):
+    """A counter of one limit (failed logins of an account or an address, accounts
+    created from an address), kept in the database so that it survives restarts
+    and is shared by every server on the database."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    updated_at: Mapped[datetime] = mapped_column(index=True)
+    blocked_until: Mapped[datetime | None]

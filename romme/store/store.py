@@ -14,9 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import json
 import math
+import os
 import re
+import secrets
 import sqlite3
 import time
 import unicodedata
@@ -49,8 +52,9 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from romme.engine.fairness import commitment_of, round_seed
-from romme.store import accounts, ratings
+from romme.store import accounts, limits, ratings
 from romme.store.errors import StoreError
+from romme.store.lookalikes import skeleton
 from romme.store.migrate import upgrade_to_head
 from romme.store.models import (
     ChatMessage,
@@ -58,7 +62,9 @@ from romme.store.models import (
     GameSeat,
     GameTable,
     Invitation,
+    LoginSession,
     Player,
+    RateCounter,
     TableAction,
 )
 from romme.store.records import PlayerRecord, TableRecord
@@ -84,6 +90,12 @@ _BOT_LEVEL = re.compile(r"[a-z][a-z0-9_-]{0,15}\Z")
 _PG_MIGRATION_LOCK = 0x726F6D6D65  # "romme": one migrating process at a time
 _CHAT_RAW_MAX = 4 * CHAT_MAX
 _WRITER_OPTION = "romme_writer"
+SESSION_DAYS = 30
+"""How long a session lasts (and its cookie)."""
+_SEEN_EVERY = timedelta(hours=1)
+"""A session's ``last_seen_at`` is brought up to date at most this often."""
+_ID_MAX = 2**31 - 1
+"""The largest row id (PostgreSQL's ``integer``)."""
 
 
 def normalise_url(url: str) -> str:
@@ -127,13 +139,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-ID_MAX = 2**31 - 1
-"""Ids are 32-bit ``INTEGER`` columns on PostgreSQL: a larger number names nothing
-(and would make the driver fail), so lookups treat it as unknown."""
-
-
 def _is_id(value: object) -> bool:
-    return _is_int(value) and 0 <= value <= ID_MAX  # type: ignore[operator]
+    """Whether a row could have this id (a bigger number would overflow the column)."""
+    return _is_int(value) and 0 < value <= _ID_MAX  # type: ignore[operator]
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _bad(message: str) -> StoreError:
@@ -234,9 +246,12 @@ class Store:
         *,
         password_hasher: PasswordHasher,
         clock: Callable[[], datetime],
+        accounts_per_hour: int = 0,
     ) -> None:
         """Use :meth:`Store.open`."""
         self.url = url
+        self.accounts_per_hour = accounts_per_hour
+        self._dummy_hash: str | None = None
         self._engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self._write_sessions = async_sessionmaker(writer(engine), expire_on_commit=False)
@@ -257,6 +272,7 @@ class Store:
         *,
         password_hasher: PasswordHasher | None = None,
         clock: Callable[[], datetime] | None = None,
+        accounts_per_hour: int = 0,
     ) -> Store:
         """Connect to ``url`` (default: ``sqlite+aiosqlite:///./var/romme.db``,
         creating ``./var``), create the database's tables or migrate them to the
@@ -264,6 +280,8 @@ class Store:
 
         ``password_hasher``: argon2 parameters (default: argon2-cffi's
         recommended ones). ``clock``: the time source, returning aware UTC datetimes.
+        ``accounts_per_hour``: new accounts one address may create in an hour
+        (0: no limit; see :mod:`romme.store.limits`).
         """
         url = normalise_url(url or DEFAULT_URL)
         engine = make_engine(url)
@@ -282,6 +300,7 @@ class Store:
             engine,
             password_hasher=password_hasher or PasswordHasher(),
             clock=clock or _utc_now,
+            accounts_per_hour=accounts_per_hour,
         )
 
     async def close(self) -> None:
@@ -361,6 +380,7 @@ class Store:
         return Player(
             nickname=nickname,
             nickname_key=accounts.nickname_key(nickname),
+            nickname_skeleton=skeleton(nickname),
             password_hash=password_hash,
             guest=guest,
             is_bot=bot_level is not None,
@@ -376,14 +396,17 @@ class Store:
 
     # ------------------------------------------------------------- accounts
 
-    async def create_guest(self, nickname: str) -> PlayerRecord:
-        """A new guest account (no password; its rating is never kept)."""
+    async def create_guest(self, nickname: str, address: str | None = None) -> PlayerRecord:
+        """A new guest account (no password; its rating is never kept). ``address``:
+        the client's, counted against :attr:`accounts_per_hour` (``too_many_accounts``)."""
         nickname = accounts.validate_nickname(nickname)
         key = accounts.nickname_key(nickname)
         try:
             async with self._write() as session:
                 if await self._player_by_key(session, key) is not None:
                     raise _taken(nickname)
+                await self._refuse_lookalike(session, nickname)
+                await self._count_new_account(session, address)
                 player = self._new_player(nickname, guest=True)
                 session.add(player)
                 await session.flush()
@@ -392,10 +415,13 @@ class Store:
         return _record(player)
 
     async def register(
-        self, nickname: str, password: str, guest_id: int | None = None
+        self, nickname: str, password: str, guest_id: int | None = None,
+        address: str | None = None,
     ) -> PlayerRecord:
         """A registered account. With ``guest_id``, that guest becomes registered and
-        keeps its history (and is renamed if ``nickname`` is another, free one)."""
+        keeps its history (and is renamed if ``nickname`` is another, free one).
+        ``address``: as for :meth:`create_guest` (a guest who registers is no new
+        account and is not counted)."""
         nickname = accounts.validate_nickname(nickname)
         accounts.validate_password(password)
         key = accounts.nickname_key(nickname)
@@ -411,6 +437,8 @@ class Store:
                 if guest_id is None:
                     if holder is not None:
                         raise _taken(nickname)
+                    await self._refuse_lookalike(session, nickname)
+                    await self._count_new_account(session, address)
                     player = self._new_player(nickname, guest=False, password_hash=password_hash)
                     session.add(player)
                 else:
@@ -419,8 +447,10 @@ class Store:
                         raise StoreError("no_such_player", f"player {guest_id} is not a guest")
                     if holder is not None and holder.id != player.id:
                         raise _taken(nickname)
+                    await self._refuse_lookalike(session, nickname, player.id)
                     player.nickname = nickname
                     player.nickname_key = key
+                    player.nickname_skeleton = skeleton(nickname)
                     player.password_hash = password_hash
                     player.guest = False
                     player.registered_at = self._now()
@@ -429,19 +459,35 @@ class Store:
             raise _taken(nickname) from None
         return _record(player)
 
-    async def login(self, nickname: str, password: str) -> PlayerRecord:
-        """The registered player with this nickname and password, or ``bad_credentials``."""
+    async def login(self, nickname: str, password: str,
+                    address: str | None = None) -> PlayerRecord:
+        """The registered player with this nickname and password, or
+        ``bad_credentials``; ``too_many_attempts`` (:class:`limits.LimitReached`)
+        after repeated failures for the account or from ``address``.
+
+        An unknown nickname costs as much as a wrong password: the password is
+        checked against a stand-in hash, so the time of the answer does not tell
+        whether the account exists."""
         key = accounts.lookup_key(nickname)
-        if key is None or not accounts.password_fits(password):
-            raise _bad_credentials()
+        fits = accounts.password_fits(password)
+        dummy = await self._stand_in_hash()
         async with self._read() as session:
-            player = await self._player_by_key(session, key)
-        if player is None or player.password_hash is None:
-            raise _bad_credentials()
-        stored_hash = player.password_hash
-        if not await asyncio.to_thread(
-            accounts.verify_password, self._hasher, stored_hash, password
-        ):
+            player = None if key is None else await self._player_by_key(session, key)
+        stored_hash = None if player is None else player.password_hash
+        counted = await self._count_login_failure(key, player, address)
+        right = fits and await asyncio.to_thread(
+            accounts.verify_password, self._hasher, stored_hash or dummy, password)
+        async with self._write() as session:
+            for counter in counted:
+                backoff = (limits.ACCOUNT_LOGINS if counter.startswith("login-account:")
+                           else limits.ADDRESS_LOGINS)
+                if not right or player is None or stored_hash is None:
+                    await limits.confirm_failure(session, counter, backoff, self._now())
+                elif backoff is limits.ACCOUNT_LOGINS:
+                    await limits.forget(session, counter)
+                else:
+                    await limits.take_back_failure(session, counter, backoff)
+        if not right or player is None or stored_hash is None:
             raise _bad_credentials()
         if accounts.needs_rehash(self._hasher, stored_hash):
             new_hash = await asyncio.to_thread(accounts.hash_password, self._hasher, password)
@@ -450,6 +496,62 @@ class Store:
                 if fresh is not None and fresh.password_hash == stored_hash:
                     fresh.password_hash = new_hash
         return _record(player)
+
+    async def _stand_in_hash(self) -> str:
+        """A hash of a random password, made with this store's hasher, that unknown
+        nicknames are checked against."""
+        if self._dummy_hash is None:
+            self._dummy_hash = await asyncio.to_thread(
+                accounts.hash_password, self._hasher, secrets.token_urlsafe(16))
+        return self._dummy_hash
+
+    async def _count_login_failure(self, key: str | None, player: Player | None,
+                                   address: str | None) -> list[str]:
+        """Count a login attempt as failed before its password is checked (refusing
+        it if a limit blocks it); returns the counters to take back if it succeeds.
+
+        The account's counter does not apply at an address the account has had a
+        session from in the last 30 days: there, only the address's own counter
+        does, so that guesses from elsewhere cannot lock the owner out at home."""
+        counted: list[str] = []
+        now = self._now()
+        async with self._write() as session:
+            if address is not None:
+                counter = limits.address_key("login-address", address)
+                await limits.count_failure(session, counter, limits.ADDRESS_LOGINS, now)
+                counted.append(counter)
+            if key is not None:
+                known = False
+                if address is not None:
+                    known = await session.scalar(
+                        select(LoginSession.id).where(
+                            LoginSession.player_id == (player.id if player else 0),
+                            LoginSession.address == address[:64]).limit(1)) is not None
+                if not known:
+                    counter = limits.account_key(key)
+                    await limits.count_failure(session, counter, limits.ACCOUNT_LOGINS, now)
+                    counted.append(counter)
+        return counted
+
+    async def _refuse_lookalike(self, session: AsyncSession, nickname: str,
+                                own_id: int | None = None) -> None:
+        """``nickname_confusable`` if another player's nickname looks like this one."""
+        query = select(Player.nickname, Player.nickname_key).where(
+            Player.nickname_skeleton == skeleton(nickname),
+            ~Player.nickname_key.startswith(_RELEASED))
+        if own_id is not None:
+            query = query.where(Player.id != own_id)
+        other = (await session.execute(query.limit(1))).first()
+        if other is not None and other.nickname_key == accounts.nickname_key(nickname):
+            raise _taken(nickname)  # taken a moment ago
+        if other is not None:
+            raise StoreError("nickname_confusable",
+                             f"the nickname {nickname!r} looks too much like {other.nickname!r}")
+
+    async def _count_new_account(self, session: AsyncSession, address: str | None) -> None:
+        if address is not None:
+            await limits.count_account(session, limits.address_key("accounts", address),
+                                       self.accounts_per_hour, self._now())
 
     async def get_player(self, player_id: int) -> PlayerRecord | None:
         if not _is_id(player_id):
@@ -478,6 +580,88 @@ class Store:
         async with self._write() as session:
             return await _release_guests(session, Player.id == player_id) == 1
 
+    # ------------------------------------------------------------- sessions
+
+    async def create_session(self, player_id: int, address: str, user_agent: str,
+                             replacing: str | None = None) -> str:
+        """A new session of this player; returns its token (for the cookie; only
+        its hash is stored). ``replacing``: the token of the session the client
+        had, which is revoked (a new login gets a new session)."""
+        token = secrets.token_urlsafe(32)
+        now = self._now()
+        async with self._write() as session:
+            await self._require_player(session, player_id)
+            if replacing is not None:
+                await self._revoke(session, LoginSession.token_hash == _token_hash(replacing))
+            session.add(LoginSession(
+                token_hash=_token_hash(token), player_id=player_id, address=address[:64],
+                user_agent=_printable(user_agent)[:200], created_at=now, last_seen_at=now,
+                expires_at=now + timedelta(days=SESSION_DAYS)))
+        return token
+
+    async def session_player(self, player_id: int, token: str) -> PlayerRecord | None:
+        """The player of a live session (not revoked, not expired, not a released
+        guest), else ``None``. One read by primary key and unique index; the
+        session's ``last_seen_at`` is written at most once an hour."""
+        if not _is_id(player_id) or not isinstance(token, str):
+            return None
+        now = self._now()
+        async with self._read() as session:
+            row = (await session.execute(
+                select(Player, LoginSession.id, LoginSession.last_seen_at)
+                .join(LoginSession, LoginSession.player_id == Player.id)
+                .where(Player.id == player_id, LoginSession.token_hash == _token_hash(token),
+                       LoginSession.revoked_at.is_(None), LoginSession.expires_at > now)
+            )).first()
+        if row is None or _released(row[0]):
+            return None
+        player, session_id, seen = row
+        if now - seen > _SEEN_EVERY:
+            async with self._write() as session:
+                await session.execute(update(LoginSession).where(LoginSession.id == session_id)
+                                      .values(last_seen_at=now))
+        return _record(player)
+
+    async def sessions(self, player_id: int, current: str | None) -> list[dict[str, Any]]:
+        """The player's live sessions, newest first, as ``Session`` of the protocol."""
+        if not _is_id(player_id):
+            return []
+        current_hash = None if current is None else _token_hash(current)
+        async with self._read() as session:
+            rows = (await session.scalars(
+                select(LoginSession)
+                .where(LoginSession.player_id == player_id, LoginSession.revoked_at.is_(None),
+                       LoginSession.expires_at > self._now())
+                .order_by(LoginSession.id.desc())
+            )).all()
+        return [{"id": row.id, "created_at": _iso(row.created_at),
+                 "last_seen_at": _iso(row.last_seen_at), "expires_at": _iso(row.expires_at),
+                 "address": row.address, "user_agent": row.user_agent,
+                 "current": row.token_hash == current_hash} for row in rows]
+
+    async def revoke_sessions(self, player_id: int, *, session_id: int | None = None,
+                              token: str | None = None) -> int:
+        """Revoke one of the player's sessions (by id or by token), or all of them
+        when neither is given; returns how many were live."""
+        if not _is_id(player_id):
+            return 0
+        where: list[Any] = [LoginSession.player_id == player_id]
+        if session_id is not None:
+            if not _is_id(session_id):
+                return 0
+            where.append(LoginSession.id == session_id)
+        if token is not None:
+            where.append(LoginSession.token_hash == _token_hash(token))
+        async with self._write() as session:
+            return await self._revoke(session, *where)
+
+    async def _revoke(self, session: AsyncSession, *where: Any) -> int:
+        return _rowcount(await session.execute(
+            update(LoginSession)
+            .where(LoginSession.revoked_at.is_(None), *where)
+            .values(revoked_at=self._now())
+            .execution_options(synchronize_session=False)))
+
     async def prune(
         self,
         *,
@@ -489,9 +673,10 @@ class Store:
         """Housekeeping, in one transaction: release the nicknames of guests created
         before ``guests_before`` (their sessions have expired), delete lobby chat
         written before ``chat_before`` (games keep their table chat), invitations
-        that expired or were answered before ``invitations_before_ms``, and tables
+        that expired or were answered before ``invitations_before_ms``, tables
         closed without a game that were opened before ``closed_before`` (with their
-        chat and invitations). Returns how many of each."""
+        chat and invitations), expired sessions, and limit counters idle for a day
+        (:mod:`romme.store.limits` forgets them by then). Returns how many of each."""
         for name, value in (("guests_before", guests_before), ("chat_before", chat_before),
                             ("closed_before", closed_before)):
             if not isinstance(value, datetime) or value.tzinfo is None:
@@ -511,6 +696,13 @@ class Store:
                     Invitation.answered_at < answered_before,
                 ))
             ))
+            sessions = _rowcount(await session.execute(
+                delete(LoginSession).where(LoginSession.expires_at < self._now())))
+            counters = _rowcount(await session.execute(
+                delete(RateCounter).where(
+                    RateCounter.updated_at < self._now() - timedelta(days=1),
+                    or_(RateCounter.blocked_until.is_(None),
+                        RateCounter.blocked_until < self._now()))))
             closed = (await session.scalars(
                 select(GameTable.id)
                 .where(GameTable.status == "closed", GameTable.created_at < closed_before)
@@ -520,7 +712,7 @@ class Store:
                     await session.execute(delete(model).where(model.table_id.in_(closed)))
                 await session.execute(delete(GameTable).where(GameTable.id.in_(closed)))
         return {"guests": guests, "lobby_chat": chat, "invitations": invitations,
-                "closed_tables": len(closed)}
+                "closed_tables": len(closed), "sessions": sessions, "rate_counters": counters}
 
     async def bot_player(self, level: str) -> PlayerRecord:
         """The persistent account of the computer opponent of this level
@@ -1116,7 +1308,7 @@ def make_engine(url: str) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         path = _sqlite_file(parsed)
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _private_file(path)
         options["connect_args"] = {"timeout": 30}
     else:
         options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
@@ -1124,6 +1316,20 @@ def make_engine(url: str) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
     return engine
+
+
+def _private_file(path: Path) -> None:
+    """Create the SQLite file readable by its owner only (0600; its folder, if new,
+    0700): it holds password hashes and the seeds of running games, that is every
+    deal to come. SQLite gives the ``-wal`` and ``-shm`` files the file's mode. A
+    file made before is made private too."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if file.stat().st_mode & 0o077:
+                file.chmod(0o600)
 
 
 def writer(engine: AsyncEngine) -> AsyncEngine:
@@ -1173,6 +1379,11 @@ def _set_wal(cursor: Any, patience: float = 30.0) -> None:
 
 def _migrate(connection: Connection) -> None:
     upgrade_to_head(connection)
+
+
+def _printable(text: str) -> str:
+    """Text without control characters and lone surrogates (for a user agent)."""
+    return "".join(char for char in text if unicodedata.category(char) not in ("Cc", "Cs"))
 
 
 def _taken(nickname: str) -> StoreError:

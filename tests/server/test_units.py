@@ -130,11 +130,11 @@ def test_sessions_sign_and_refuse_forgeries(tmp_path: object, monkeypatch: pytes
     secret = load_secret(None, path)
     assert load_secret(None, path) == secret and path.stat().st_mode & 0o777 == 0o600
     sessions = Sessions(secret)
-    token = sessions.token(42)
-    assert sessions.player_id(token) == 42
-    assert sessions.player_id(token[:-2] + "xx") is None
-    assert Sessions("another secret").player_id(token) is None
-    assert sessions.player_id(None) is None
+    cookie = sessions.cookie(42, "token")
+    assert sessions.read(cookie) == (42, "token")
+    assert sessions.read(cookie[:-2] + "xx") is None
+    assert Sessions("another secret").read(cookie) is None
+    assert sessions.read(None) is None
 
 
 class _Node:

@@ -94,10 +94,13 @@ async def wipe(store: Store) -> None:
 
 
 async def snapshot(store: Store) -> dict[str, list[str]]:
-    """Every row of every table, to check that a refused call changed nothing."""
+    """Every row of every table, to check that a refused call changed nothing (but
+    the limits' counters: a failed login is counted, see romme.store.limits)."""
     rows: dict[str, list[str]] = {}
     async with store._engine.connect() as connection:
         for table in Base.metadata.sorted_tables:
+            if table.name == "rate_counters":
+                continue
             result = await connection.execute(select(table))
             rows[table.name] = sorted(repr(tuple(row)) for row in result)
     return rows

@@ -67,7 +67,8 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
     counts = await store.prune(guests_before=cut, chat_before=cut,
                                invitations_before_ms=int(cut.timestamp() * 1000),
                                closed_before=cut)
-    assert counts == {"guests": 2, "lobby_chat": 1, "invitations": 2, "closed_tables": 1}
+    assert counts == {"guests": 2, "lobby_chat": 1, "invitations": 2, "closed_tables": 1,
+                      "sessions": 0, "rate_counters": 0}
     assert await store.find_player("Oldie") is None and await store.find_player("Host") is None
     assert await store.find_player("Young") is not None
     assert await store.find_player("Member") is not None
@@ -83,7 +84,8 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
     again = await store.prune(guests_before=cut, chat_before=cut,
                               invitations_before_ms=int(cut.timestamp() * 1000),
                               closed_before=cut)
-    assert again == {"guests": 0, "lobby_chat": 0, "invitations": 0, "closed_tables": 0}
+    assert again == {"guests": 0, "lobby_chat": 0, "invitations": 0, "closed_tables": 0,
+                     "sessions": 0, "rate_counters": 0}
 
 
 @pytest.mark.asyncio

@@ -15,17 +15,18 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect
+from sqlalchemy import Connection, inspect, text
 
-from romme.store import Store
+from romme.store import Store, StoreError
+from romme.store.lookalikes import skeleton
 from romme.store.migrate import MIGRATIONS, alembic_config
 from romme.store.models import Base
-from romme.store.store import DEFAULT_URL, normalise_url
+from romme.store.store import DEFAULT_URL, make_engine, normalise_url, writer
 
 from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
 
-TABLES = {"players", "game_tables", "table_actions", "game_results", "game_seats",
-          "chat_messages", "invitations"}
+TABLES = {"players", "game_tables", "table_actions", "game_results", "game_seats", "sessions",
+          "chat_messages", "invitations", "rate_counters"}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -62,7 +63,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         state = await _inspect(store)
-        assert state["revision"] == _head() == "r0001"
+        assert state["revision"] == _head() == "r0002"
         assert state["tables"] == TABLES | {"alembic_version"}
         assert state["diff"] == [], "the migrations and the models differ"
         assert await store.ping()
@@ -70,7 +71,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
         await store.close()
     again = await Store.open(empty_url)  # an up-to-date database is left alone
     try:
-        assert (await _inspect(again))["revision"] == "r0001"
+        assert (await _inspect(again))["revision"] == "r0002"
     finally:
         await again.close()
 
@@ -166,7 +167,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert package is not None and MIGRATIONS.parent == Path(package).parent
     assert (MIGRATIONS / "env.py").is_file()
     assert (MIGRATIONS / "script.py.mako").is_file()
-    assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == ["r0001_initial.py"]
+    assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == ["r0001_initial.py",
+                                                                 "r0002_sessions_limits_skeletons.py"]
 
 
 @pytest.mark.parametrize("name", ["romme.store.accounts", "romme.store.ratings",
@@ -185,4 +187,33 @@ def test_alembic_command_line(
     monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
     main(["upgrade", "head"])
     main(["current"])
-    assert "r0001 (head)" in capfd.readouterr().out
+    assert "r0002 (head)" in capfd.readouterr().out
+
+
+@pytest.mark.asyncio
+async def test_the_migration_gives_existing_players_their_skeletons(empty_url: str) -> None:
+    engine = make_engine(empty_url)
+
+    def to_r0001(connection: Connection) -> None:
+        command.upgrade(alembic_config(connection=connection), "r0001")
+        connection.execute(text(
+            "INSERT INTO players (nickname, nickname_key, guest, is_bot, mu, sigma, rating,"
+            " games_played, games_won, created_at) VALUES"
+            " ('ＡＮＮＡ', 'ａｎｎａ', true, false, 25, 8, 0, 0, 0, CURRENT_TIMESTAMP)"))
+
+    try:
+        async with writer(engine).begin() as connection:
+            await connection.run_sync(to_r0001)
+    finally:
+        await engine.dispose()
+    store = await Store.open(empty_url, password_hasher=FAST_HASHER)
+    try:
+        async with store._engine.connect() as connection:
+            stored = (await connection.execute(
+                text("SELECT nickname_skeleton FROM players"))).scalar_one()
+        assert stored == skeleton("anna")
+        with pytest.raises(StoreError) as info:
+            await store.create_guest("Anna")
+        assert info.value.code == "nickname_confusable"
+    finally:
+        await store.close()

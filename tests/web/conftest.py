@@ -1,6 +1,9 @@
 """Browser tests: a real `romme serve` process and Debian's Chromium, driven by
 Playwright for Python. Every page records console errors and page errors; a test
-fails if any appear. Screenshots go to test-artifacts/ (git-ignored)."""
+fails if any appear, so a breach of the server's Content-Security-Policy fails it
+too. The policy forbids evaluating strings: give `wait_for_function` a function
+(`"() => ..."`), never a bare expression, which Playwright would evaluate.
+Screenshots go to test-artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
@@ -72,9 +75,11 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free loopback port with a fresh SQLite database.
     Computer opponents think about a third of a second, so that an opponent's turn
-    lasts long enough to sort one's hand meanwhile."""
+    lasts long enough to sort one's hand meanwhile. The suite's players all come
+    from 127.0.0.1, more than the default limit of new accounts per address allows,
+    so that limit is off here."""
     tmp = tmp_path_factory.mktemp("server")
-    proc, base = start_server(tmp, "--bot-delay", "0.3")
+    proc, base = start_server(tmp, "--bot-delay", "0.3", "--accounts-per-hour", "0")
     yield base
     stop_server(proc)
 

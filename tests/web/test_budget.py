@@ -30,7 +30,7 @@ def test_table_page_first_load_within_budget(server: str, browser: Any, new_cont
         cdp.on("Network.webSocketFrameReceived",
                lambda e: received.append(len(e["response"]["payloadData"].encode())))
         cold.goto(server + path)
-        cold.wait_for_function("performance.getEntriesByName('romme-table').length > 0")
+        cold.wait_for_function("() => performance.getEntriesByName('romme-table').length > 0")
         cold.wait_for_timeout(200)
         assert cold.locator("#hand .hand-card").count() >= 13
         total = sum(received)

@@ -151,7 +151,7 @@ def test_every_error_code_the_server_sends_has_a_text_in_every_catalog() -> None
 
 def switch(page: Any, lang: str) -> None:
     page.select_option("#lang-select", lang)
-    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     page.wait_for_timeout(30)
 
 

@@ -70,7 +70,7 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
 def summary_in_every_language(page: Any) -> None:
     for lang in ("de", "pt", "es", "nl", "en"):
         page.select_option("#lang-select", lang)
-        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
         page.wait_for_selector("#summary")
         assert page.evaluate("[...window.__rommeMissingKeys]") == [], lang
 
@@ -152,4 +152,4 @@ def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
     page.click("#summary-next")
     wait_for(page, lambda: (view(page) or {}).get("round_no") == 2, 40, "the second round")
     page.wait_for_selector("#summary", state="hidden")
-    page.wait_for_function("document.querySelectorAll('#hand .hand-card').length >= 13")
+    page.wait_for_function("() => document.querySelectorAll('#hand .hand-card').length >= 13")

@@ -9,11 +9,13 @@ export class ApiError extends Error {
   }
 }
 
+// Every POST carries a JSON body: the server refuses other bodies (415) and
+// requests from other sites (403, see docs/security.md).
 async function call(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
-  if (body !== undefined) {
+  if (body !== undefined || method !== 'GET') {
     init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body ?? {});
   }
   let response;
   try {
@@ -35,6 +37,6 @@ export const api = {
   guest: (nickname) => call('POST', 'api/guest', { nickname }),
   login: (nickname, password) => call('POST', 'api/login', { nickname, password }),
   register: (nickname, password) => call('POST', 'api/register', { nickname, password }),
-  logout: () => call('POST', 'api/logout'),
+  logout: (everywhere = false) => call('POST', 'api/logout', { everywhere }),
   player: (nickname) => call('GET', `api/players/${encodeURIComponent(nickname)}`),
 };

@@ -136,7 +136,7 @@ function ensureSprite() {
   if (sprite) return sprite;
   sprite = document.createElementNS(NS, 'svg');
   sprite.setAttribute('aria-hidden', 'true');
-  sprite.setAttribute('style', 'position:absolute;width:0;height:0;overflow:hidden');
+  sprite.style.cssText = 'position:absolute;width:0;height:0;overflow:hidden';
   sprite.id = 'card-sprite';
   sprite.innerHTML = Object.entries(SUIT_SHAPES)
     .map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${d}</symbol>`).join('')
