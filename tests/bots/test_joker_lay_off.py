@@ -3,7 +3,8 @@
 Every level used to keep a loose joker "for later" even when it was all that
 stood between the seat and going out: with ``QD XX`` in hand and a meld on the
 table that takes the joker, it threw ``QD`` and kept the joker, turn after turn,
-until someone else went out. Each position here is built card by card and
+until someone else went out. A hand that can go out now does so (the strong
+level used to hold it back for a hand rummy it already had). Each position here is built card by card and
 played through the bots' public interface, one action at a time, as the server
 does.
 """
@@ -119,3 +120,15 @@ def test_playouts_lay_the_joker_off_to_go_out() -> None:
     game = queen_and_joker()
     playout(game, max_actions=2)
     assert went_out(game)
+
+
+def test_strong_does_not_hold_back_a_hand_that_goes_out_now() -> None:
+    """Holding an opening back for a hand rummy makes no sense when the hand can
+    go out right now (open, lay off ``4S`` and then ``3S``): that is the hand
+    rummy. The next player has not opened, so throwing a card looked safe."""
+    game = arranged(SINGLE_ROUND, ["7H 8H 9H KS KC KH 4S 3S", OPPONENT + " 7C",
+                                   "2S 3C 5D 6C 8D 9D TC JH QC 2H 4H 6H 9C"],
+                    melds=[(2, "5S 6S 7S"), (2, "JD QD KD")], opened=[2], drawn=True)
+    play_turn(game, "strong")
+    assert went_out(game), game.history
+    assert game.results[-1].hand_rummy
