@@ -50,6 +50,7 @@ def _record(result: TournamentResult, kind: str) -> dict[str, object]:
                 "win_rate": round(s.win_rate, 4),
                 "ci95": [round(x, 4) for x in s.interval()],
                 "penalty_per_round": round(s.mean_penalty, 2),
+                "jokers_only_losses": s.jokers_only,
                 "decisions": len(s.times),
                 "p50_ms": round(s.percentile_ms(0.5), 3),
                 "p99_ms": round(s.percentile_ms(0.99), 3),

@@ -25,10 +25,16 @@ MISS_DISCARD_PILE = 0.4
 """How often it does not notice that the top card completes a meld."""
 MISS_LAY_OFF = 0.5
 """How often it overlooks a lay-off."""
+MISS_JOKER_LAY_OFF = 0.5
+"""How often it overlooks that laying off its joker lets it go out (it holds on
+to the joker as a newcomer does; each turn it may see it anew)."""
 RANDOM_DISCARD = 0.3
 """How often it throws a loose card at random."""
 SHY_OPENING = 0.6
 """How often it waits with an opening worth less than 40 points."""
+
+MISSES = {"discard_pile": MISS_DISCARD_PILE, "lay_off": MISS_LAY_OFF,
+          "joker_lay_off": MISS_JOKER_LAY_OFF}
 
 
 class BeginnerBot(CasualBot):
@@ -38,8 +44,7 @@ class BeginnerBot(CasualBot):
         return None
 
     def notices(self, rng: random.Random, what: str) -> bool:
-        miss = MISS_DISCARD_PILE if what == "discard_pile" else MISS_LAY_OFF
-        return rng.random() >= miss
+        return rng.random() >= MISSES[what]
 
     def opens_now(self, view: SeatView, points: int, rng: random.Random) -> bool:
         seat = view.seat

@@ -1,9 +1,10 @@
 """The casual level: a solid, unhurried player who trusts the solver.
 
 It takes the top of the discard pile when the card goes straight into a meld,
-opens as soon as it can, lays everything it can lay, lays off what fits, and
-throws its costliest loose card. It does not count cards, does not watch what
-the others collect, and knocks only on a card that completes a meld.
+opens as soon as it can, lays everything it can lay, lays off what fits (a
+loose joker when that lets it go out), and throws its costliest loose card. It
+does not count cards, does not watch what the others collect, and knocks only
+on a card that completes a meld.
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ class CasualBot(BaseBot):
                     return Decision(lay, f"open with {opener.points} points")
         arr = arrangement(hand, rules)
         offs = lay_off_options(view, arr.left)
-        if offs and self.notices(rng, "lay_off"):
-            return Decision(offs[0], f"lay off {offs[0].card}")
+        if offs and self.notices(rng, "joker_lay_off" if offs[0].card.is_joker else "lay_off"):
+            why = " to go out" if offs[0].card.is_joker else ""
+            return Decision(offs[0], f"lay off {offs[0].card}{why}")
         return self.discard(view, rng)
 
     def notices(self, rng: random.Random, what: str) -> bool:
         """Whether it sees a chance (``discard_pile``: the top card completes a
-        meld; ``lay_off``): always; the beginner overlooks some."""
+        meld; ``lay_off``; ``joker_lay_off``: laying off a joker lets it go
+        out): always; the beginner overlooks some."""
         return True
 
     def opens_now(self, view: SeatView, points: int, rng: random.Random) -> bool:

@@ -13,7 +13,8 @@ from romme.bots.knowledge import Knowledge
 from romme.engine.actions import ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card
 from romme.engine.errors import InvalidMeld
-from romme.engine.melds import Meld, MeldKind
+from romme.engine.melds import End, Meld, MeldKind
+from romme.engine.rules import Rules
 from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
 
@@ -21,8 +22,11 @@ __all__ = [
     "can_lay_all",
     "exchange_options",
     "feed_risk",
+    "goes_out_by_laying_off",
     "lay_melds",
     "lay_off_options",
+    "lay_off_plan",
+    "lay_offs_worth_making",
     "next_seat",
     "trim_for_discard",
 ]
@@ -87,27 +91,58 @@ def lay_melds(view: SeatView, melds: Sequence[Meld]) -> Lay | None:
     return Lay(seat, tuple(laid))
 
 
-def lay_off_options(view: SeatView, loose: Sequence[Card], *, jokers: bool = False
-                    ) -> list[LayOff]:
-    """Lay-offs of loose cards that fit table melds (costliest card first).
-    Jokers only with ``jokers`` (a joker is worth more in hand)."""
+def lay_off_plan(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
+                 ) -> list[tuple[Card, int, End | None]]:
+    """The lay-offs of as many ``loose`` cards as the table takes, in the order
+    to play them, each on the table as the ones before left it: natural cards
+    first (costliest first), jokers last, because a joker fits almost anywhere
+    and, laid first, could take the place a natural card needed.
+    Each entry is ``(card, meld index, end)``."""
+    melds = list(table)
+    plan: list[tuple[Card, int, End | None]] = []
+    for card in sorted(loose, key=lambda c: (c.is_joker, -_penalty_order(c), c.code)):
+        for index, meld in enumerate(melds):
+            ends = meld.lay_off_ends(card, rules)
+            if ends:
+                melds[index] = meld.with_card(card, ends[0], rules)
+                plan.append((card, index, ends[0]))
+                break
+    return plan
+
+
+def goes_out_by_laying_off(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
+                           ) -> bool:
+    """Whether laying off what fits leaves at most one of the ``loose`` cards:
+    the discard, so the seat can go out this turn."""
+    return len(loose) - len(lay_off_plan(rules, table, loose)) <= 1
+
+
+def lay_off_options(view: SeatView, loose: Sequence[Card]) -> list[LayOff]:
+    """Lay-offs of loose cards that fit the table, in the order to play them
+    (each after the ones before). A loose joker is laid off only when that lets
+    the seat go out this turn (every loose card but the discard fits): until
+    then it is worth more in hand, where any pair makes a meld with it."""
     seat = view.seat
     if seat is None or not view.opened[seat]:
         return []
     if view.rules.must_discard_to_go_out and len(view.hand) <= 1:
         return []
-    rules = view.rules
+    # An exchanged joker that must go into a new meld cannot be laid off.
     free_jokers = view.hand.count(JOKER) - view.pending_jokers
-    found: list[LayOff] = []
-    for card in sorted(set(loose), key=lambda c: (-_penalty_order(c), c.code)):
-        if card.is_joker and (not jokers or free_jokers <= 0):
-            continue
-        for index, meld in enumerate(view.melds):
-            ends = meld.lay_off_ends(card, rules)
-            if ends:
-                found.append(LayOff(seat, card, index, ends[0]))
-                break
-    return found
+    plan = lay_offs_worth_making(view.rules, view.melds, loose, free_jokers)
+    return [LayOff(seat, card, index, end) for card, index, end in plan]
+
+
+def lay_offs_worth_making(rules: Rules, table: Sequence[Meld], loose: Sequence[Card],
+                          free_jokers: int) -> list[tuple[Card, int, End | None]]:
+    """The :func:`lay_off_plan` of the natural cards, and of up to
+    ``free_jokers`` loose jokers when that lets the seat go out this turn."""
+    naturals = [c for c in loose if not c.is_joker]
+    jokers = [c for c in loose if c.is_joker][:max(0, free_jokers)]
+    plan = lay_off_plan(rules, table, [*naturals, *jokers])
+    if len(loose) - len(plan) > 1:
+        plan = [step for step in plan if not step[0].is_joker]
+    return plan
 
 
 def _penalty_order(card: Card) -> int:
@@ -120,14 +155,13 @@ def _penalty_order(card: Card) -> int:
 
 def can_lay_all(view: SeatView, arr: Arrangement) -> bool:
     """Whether the seat can go out this turn with this arrangement: every loose
-    card but at most one (the discard) fits the table (after opening)."""
+    card but at most one (the discard) fits the table (after opening), a loose
+    joker included."""
     rules = view.rules
     loose = list(arr.left)
     if not loose:
         return not rules.must_discard_to_go_out or sum(len(m.cards) for m in arr.melds) > 3
-    fits = [c for c in loose if not c.is_joker and any(
-        m.lay_off_ends(c, rules) for m in view.melds)]
-    return len(loose) - len(fits) <= 1
+    return goes_out_by_laying_off(rules, view.melds, loose)
 
 
 def exchange_options(view: SeatView, loose: Sequence[Card]) -> list[ExchangeJoker]:

@@ -4,10 +4,11 @@ A playout runs on a sampled :class:`~romme.engine.game.Game` (see
 :mod:`romme.bots.sampler`), so every seat plays its own sampled hand and nobody
 looks at anything else. The playout policy is the strong level's judgement cut
 down to what is cheap: take the top card when it melds or fits the table after
-opening, open as soon as possible, lay and lay off everything, and throw the
-loose card with the fewest live partners (the highest penalty among equals),
-never a joker and never a card the next player can lay off when another will do;
-on classic tables a loose natural card that replaces a joker on the table takes it.
+opening, open as soon as possible, lay and lay off everything (a joker when
+that lets the seat go out), and throw the loose card with the fewest live
+partners (the highest penalty among equals), never a joker and never a card the
+next player can lay off when another will do; on classic tables a loose natural
+card that replaces a joker on the table takes it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from romme.bots.evaluate import arrangement, opening, partners_outs
+from romme.bots.playbook import goes_out_by_laying_off, lay_offs_worth_making
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
 from romme.engine.errors import IllegalAction, InvalidMeld
@@ -55,11 +57,9 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     arr = arrangement(hand, rules)
     if not game.opened[seat]:
         op = opening(hand, rules)
-        if op is not None and hold:
+        if op is not None and hold and not goes_out_by_laying_off(rules, game.melds, arr.left):
             # Holding back: open only to go out in this very turn.
-            stuck = [c for c in arr.left if c.is_joker or _fits(game, c) is None]
-            if len(stuck) > 1:
-                op = None
+            op = None
         if op is not None:
             laid = _trimmed(game, seat, op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
@@ -81,13 +81,12 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
             if laid:
                 return Lay(seat, laid)
     if game.opened[seat] and not (rules.must_discard_to_go_out and len(hand) <= 1):
-        for card in arr.left:
-            if card.is_joker:
-                continue
-            target = _fits(game, card)
-            if target is not None:
-                ends = game.melds[target].lay_off_ends(card, rules)
-                return LayOff(seat, card, target, ends[0])
+        # Every natural card that fits; a joker only to go out (as the levels do).
+        plan = lay_offs_worth_making(rules, game.melds, arr.left,
+                                     hand.count(JOKER) - game.turn.pending_jokers)
+        if plan:
+            card, target, end = plan[0]
+            return LayOff(seat, card, target, end)
     # The discard.
     drew = game.turn.drew_from_discard
     pending = game.turn.pending_jokers

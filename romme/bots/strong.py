@@ -22,6 +22,7 @@ from romme.bots.base import BaseBot, Decision, discardable
 from romme.bots.evaluate import Style, arrangement, fits_table, hand_score, opening, without
 from romme.bots.knowledge import Knowledge, read_knowledge
 from romme.bots.playbook import (
+    can_lay_all,
     exchange_options,
     feed_risk,
     lay_melds,
@@ -166,7 +167,7 @@ class StrongBot(BaseBot):
         arr = arrangement(view.hand, rules)
         loose = len(arr.left)
         # Going out now is a hand rummy anyway: do it.
-        if loose <= 1:
+        if loose <= 1 or can_lay_all(view, arr):
             return False
         if loose > 2:
             return False
@@ -203,9 +204,10 @@ class StrongBot(BaseBot):
             if lay is not None:
                 return Decision(lay, "lay the melds")
         arr = arrangement(hand, rules)
-        offs = lay_off_options(view, arr.left, jokers=len(hand) <= 2)
+        offs = lay_off_options(view, arr.left)
         if offs:
-            return Decision(offs[0], f"lay off {offs[0].card}")
+            why = " to go out" if offs[0].card.is_joker else ""
+            return Decision(offs[0], f"lay off {offs[0].card}{why}")
         return self.discard(view, ctx, rng)
 
     def discard(self, view: SeatView, ctx: Context, rng: random.Random) -> Decision:

@@ -5,7 +5,8 @@ Every deal (a match seed) is played once per rotation of the seats: with levels
 the other sat. The figures per level are its win rate with a 95% confidence
 interval (Wilson score interval over its seat-games; rotation makes the games
 of a deal anticorrelated, so the interval is on the safe side), its mean penalty
-per scored round, and the time its decisions took (p50 and p99).
+per scored round, how many rounds it lost holding nothing but jokers, and the
+time its decisions took (p50 and p99).
 
 The tournament runs bots through their public interface only: each bot gets
 ``game.view_for(seat)`` and returns an action, which the engine checks.
@@ -63,6 +64,9 @@ class MatchRecord:
     times: list[list[float]]
     """Per seat: the CPU seconds each of its decisions took (its time on one core,
     whatever else the machine is doing)."""
+    jokers_only: list[int] = field(default_factory=list)
+    """Per seat: the scored rounds it lost holding nothing but jokers (it could
+    have laid them off to go out, had the table taken them)."""
     rounds: int = 0
     actions: int = 0
 
@@ -83,7 +87,7 @@ def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
             for level, s in zip(levels, seeds, strict=True)]
     game = Game.start(rules, seats, seed)
     record = MatchRecord(tuple(levels), [0.0] * seats, [[] for _ in range(seats)],
-                         [[] for _ in range(seats)])
+                         [[] for _ in range(seats)], [0] * seats)
     clock = time.process_time
 
     def timed(seat: int) -> Policy:
@@ -103,8 +107,11 @@ def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
         if result.winner is None:
             continue
         for seat in range(seats):
-            if seat == result.winner or result.hands[seat] or result.penalties[seat]:
+            hand = result.hands[seat]
+            if seat == result.winner or hand or result.penalties[seat]:
                 record.penalties[seat].append(result.penalties[seat])
+            if seat != result.winner and hand and all(c.is_joker for c in hand):
+                record.jokers_only[seat] += 1
     for seat in game.winners:
         record.wins[seat] = 1.0 / len(game.winners)
     return record
@@ -119,6 +126,8 @@ class LevelStats:
     wins: float = 0.0
     penalty_sum: int = 0
     scored_rounds: int = 0
+    jokers_only: int = 0
+    """Scored rounds lost holding nothing but jokers."""
     times: list[float] = field(default_factory=list)
 
     def merge(self, other: LevelStats) -> None:
@@ -126,6 +135,7 @@ class LevelStats:
         self.wins += other.wins
         self.penalty_sum += other.penalty_sum
         self.scored_rounds += other.scored_rounds
+        self.jokers_only += other.jokers_only
         self.times.extend(other.times)
 
     @property
@@ -178,7 +188,8 @@ class TournamentResult:
             f"{self.games} games ({self.deals} deals, seats rotated); seed {self.seed}; "
             f"{self.seconds:.1f} s",
             f"{'level':<9} {'seat-games':>10} {'wins':>8} {'win rate':>9} {'95% CI':>17} "
-            f"{'penalty/round':>14} {'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}  (CPU time)",
+            f"{'penalty/round':>14} {'only jokers':>12} {'decisions':>10} {'p50 ms':>8} "
+            f"{'p99 ms':>8}  (CPU time)",
         ]
         for level in dict.fromkeys(self.levels):
             s = self.stats[level]
@@ -186,7 +197,8 @@ class TournamentResult:
             lines.append(
                 f"{level:<9} {s.seat_games:>10} {s.wins:>8.1f} {s.win_rate:>8.1%} "
                 f"{f'[{low:.1%}, {high:.1%}]':>17} {s.mean_penalty:>14.1f} "
-                f"{len(s.times):>10} {s.percentile_ms(0.5):>8.2f} {s.percentile_ms(0.99):>8.2f}")
+                f"{s.jokers_only:>12} {len(s.times):>10} {s.percentile_ms(0.5):>8.2f} "
+                f"{s.percentile_ms(0.99):>8.2f}")
         return "\n".join(lines)
 
 
@@ -207,6 +219,7 @@ def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
                 s.wins += record.wins[seat]
                 s.penalty_sum += sum(record.penalties[seat])
                 s.scored_rounds += len(record.penalties[seat])
+                s.jokers_only += record.jokers_only[seat]
                 s.times.extend(record.times[seat])
     return stats
 
