@@ -19,6 +19,7 @@ from romme.bots.evaluate import arrangement, opening, partners_outs
 from romme.bots.playbook import goes_out_by_laying_off, lay_offs_worth_making
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
+from romme.engine.discards import discard_refusal
 from romme.engine.errors import IllegalAction, InvalidMeld
 from romme.engine.game import Game, Phase
 from romme.engine.melds import Meld
@@ -88,16 +89,7 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
             card, target, end = plan[0]
             return LayOff(seat, card, target, end)
     # The discard.
-    drew = game.turn.drew_from_discard
-    pending = game.turn.pending_jokers
-    options = []
-    for card in set(hand):
-        if (not rules.may_return_discard and card == drew and hand.count(card) == 1
-                and len(hand) > 1):
-            continue
-        if pending - (1 if card.is_joker else 0) > 0:
-            continue
-        options.append(card)
+    options = [card for card in set(hand) if _may_discard(game, seat, card)]
     loose = [c for c in arr.left if c in options and not c.is_joker]
     if not loose:
         naturals = [c for c in options if not c.is_joker] or options
@@ -175,15 +167,18 @@ def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozen
             seen[action.card] -= 1
 
 
+def _may_discard(game: Game, seat: int, card: Card) -> bool:
+    """The engine's own discard rule (one rule for the game, the views and the
+    playouts, so that a playout never meets a turn without a discard)."""
+    return discard_refusal(game.hands[seat], card, drew_from_discard=game.turn.drew_from_discard,
+                           pending_jokers=game.turn.pending_jokers, rules=game.rules) is None
+
+
 def _any_discard(game: Game, seat: int) -> Card:
     hand = game.hands[seat]
-    drew = game.turn.drew_from_discard
     for card in sorted(hand, key=lambda c: (c.is_joker, -card_penalty(c, game.rules))):
-        if card == drew and hand.count(card) == 1 and len(hand) > 1:
-            continue
-        if game.turn.pending_jokers and not card.is_joker:
-            continue
-        return card
+        if _may_discard(game, seat, card):
+            return card
     return hand[0]
 
 

@@ -17,8 +17,8 @@ from romme.bots import make_bot
 from romme.bots.beginner import MISS_JOKER_LAY_OFF
 from romme.bots.playbook import lay_off_options
 from romme.bots.rollout import playout
-from romme.engine.actions import LayOff
-from romme.engine.cards import parse_cards
+from romme.engine.actions import Discard, Draw, ExchangeJoker, Lay, LayOff
+from romme.engine.cards import JOKER, parse_cards
 from romme.engine.game import Game, Phase
 from romme.engine.rules import Rules
 from tests.engine.helpers import arranged
@@ -132,3 +132,19 @@ def test_strong_does_not_hold_back_a_hand_that_goes_out_now() -> None:
     play_turn(game, "strong")
     assert went_out(game), game.history
     assert game.results[-1].hand_rummy
+
+
+def test_playouts_and_the_expert_discard_a_pending_exchanged_joker() -> None:
+    """The playouts use the engine's discard rule: a joker taken from the pile and
+    laid, then a joker exchanged (three-rounds), leaves the exchanged joker as the
+    only discard. A copy of the old rule found no discard and failed in the
+    playout (``min()`` of nothing), so the expert could not decide here."""
+    game = arranged(Rules.three_rounds(), ["TC JC 6H 2S 9D", "3H 6C TD 4S 8C"], upcard="XX",
+                    melds=[(1, "5H XX 7H")], opened=[0, 1], stock="2C 3C 4C 5C 6D 7D")
+    game.apply(Draw(0, "discard"))
+    game.apply(Lay(0, (parse_cards("TC JC XX"),)))
+    game.apply(ExchangeJoker(0, parse_cards("6H")[0], 0, 1))
+    assert game.legal_actions(0) == [Discard(0, JOKER)]
+    playout(game.clone(), max_actions=1)
+    choice = make_bot("expert", seed=3, playouts=8).decide(game.view_for(0))
+    assert choice == Discard(0, JOKER)
