@@ -365,9 +365,12 @@ class Hub:
         conn.send_json({"type": "welcome", "protocol": PROTOCOL_VERSION,
                         "player": conn.player.to_json(), "server_time": self.clock.now_ms()})
         conn.send_json(await self._lobby_message(conn))
+        # The tables the player sits at, also a game that ended while the player was
+        # away (kept for a while after its end): a page that comes back learns how
+        # it ended instead of showing the last position it saw.
         for table in list(self.tables.values()):
             seat = table.seat_of(conn.player_id)
-            if seat is None or table.status not in (WAITING, PLAYING):
+            if seat is None or table.status not in (WAITING, PLAYING, FINISHED):
                 continue
             if table.seats[seat].left:
                 continue
