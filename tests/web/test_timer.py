@@ -25,7 +25,10 @@ def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any
                 const a = window.__romme, knock = a.tables.get(a.tableId).timer?.knock;
                 return { open: !!knock && knock.deadline > a.now() + 300,
                          seconds: Number(document.querySelector('#timer strong').textContent),
+                         ring: document.querySelector('#timer').textContent,
                          window: document.querySelector('#knock-window')?.textContent ?? null }; }""")
+            # No left-out part of the ring shows as the text "null".
+            assert "null" not in sample["ring"], sample
             if sample["open"]:
                 seen_window = True
                 assert sample["seconds"] <= 45, sample
@@ -34,6 +37,11 @@ def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any
                 break
             page.wait_for_timeout(50)
         if seen_window:
+            # The window closed: the ring shows the seat's time, and no left-out
+            # part of it as the text "null".
+            page.wait_for_timeout(600)
+            ring = page.inner_text("#timer")
+            assert "null" not in ring, ring
             return
     raise AssertionError("the knock window was never shown")
 

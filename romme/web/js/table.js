@@ -302,9 +302,10 @@ export class TableScreen {
     ring.style.setProperty('--p', String(frac));
     ring.classList.toggle('low', left < 10);
     ring.classList.toggle('mine', timer.seat === view.seat);
-    ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', String(Math.ceil(left))),
+    // Built with h(), which leaves out a null child (replaceChildren would print "null").
+    ring.replaceChildren(...h('div', h('span.timer-label', t('table.time_left')), h('strong', String(Math.ceil(left))),
       h('span.timer-who', timer.seat === view.seat ? t('table.your_turn_short') : this.seatName(timer.seat)),
-      knockOpen ? h('span.knock-window', { id: 'knock-window' }, t('table.knock_window', { n: Math.ceil((knock.deadline - now) / 1000) })) : null);
+      knockOpen ? h('span.knock-window', { id: 'knock-window' }, t('table.knock_window', { n: Math.ceil((knock.deadline - now) / 1000) })) : null).childNodes);
     ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
     if (mini) { mini.textContent = `${Math.ceil(left)} s`; mini.classList.toggle('low', left < 10); }
     for (const bar of this.root.querySelectorAll('.turn-bar')) {
