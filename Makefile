@@ -17,7 +17,7 @@ help:
 	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
 	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
 	@echo "make test   ruff, mypy and pytest: the one gate"
-	@echo "make lint   ruff only"
+	@echo "make lint   ruff (lint and format check) only"
 	@echo "make bench  run every benchmark in bench/"
 	@echo "make clean  remove .venv, caches and build output"
 
@@ -36,12 +36,14 @@ run: $(STAMP)
 test: $(STAMP)
 	@status=0; \
 	echo "== ruff"; $(BIN)/ruff check . || status=1; \
+	echo "== ruff format"; $(BIN)/ruff format --check . || status=1; \
 	echo "== mypy"; $(BIN)/mypy || status=1; \
 	echo "== pytest"; $(BIN)/pytest || status=1; \
 	exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

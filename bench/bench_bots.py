@@ -62,14 +62,23 @@ def _record(result: TournamentResult, kind: str) -> dict[str, object]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", default=LADDER,
-                        help=f"comma-separated upper-lower pairs (default {LADDER})")
-    parser.add_argument("--games", type=int, default=200,
-                        help="games per pair (the ladder figures use 2000)")
-    parser.add_argument("--four", type=int, default=0,
-                        help="also play this many 4-seat games of expert and strong vs casual")
-    parser.add_argument("--four-levels", default="expert,strong",
-                        help="the levels that play the 4-seat games (default expert,strong)")
+    parser.add_argument(
+        "--pairs", default=LADDER, help=f"comma-separated upper-lower pairs (default {LADDER})"
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, help="games per pair (the ladder figures use 2000)"
+    )
+    parser.add_argument(
+        "--four",
+        type=int,
+        default=0,
+        help="also play this many 4-seat games of expert and strong vs casual",
+    )
+    parser.add_argument(
+        "--four-levels",
+        default="expert,strong",
+        help="the levels that play the 4-seat games (default expert,strong)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="classic", choices=("classic", "three-rounds"))
@@ -85,26 +94,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         upper, lower = pair.split("-")
         if upper not in LEVELS or lower not in LEVELS:
             parser.error(f"unknown level in {pair!r}")
-        result = run_tournament(rules, [upper, lower], args.games, seed=args.seed,
-                                jobs=args.jobs)
+        result = run_tournament(rules, [upper, lower], args.games, seed=args.seed, jobs=args.jobs)
         print(result.report())
         s = result.stats[upper]
         low, high = s.interval()
         verdict = "meets" if s.win_rate >= TARGET else f"misses by {TARGET - s.win_rate:.1%}"
-        print(f"ladder: {upper} vs {lower}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] over "
-              f"{result.games} games; target {TARGET:.0%}: {verdict}\n", flush=True)
+        print(
+            f"ladder: {upper} vs {lower}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] over "
+            f"{result.games} games; target {TARGET:.0%}: {verdict}\n",
+            flush=True,
+        )
         records.append(_record(result, "ladder"))
     if args.four:
         for level in [x.strip() for x in args.four_levels.split(",") if x.strip()]:
             if level not in LEVELS:
                 parser.error(f"unknown level {level!r}")
-            result = run_tournament(rules, [level, "casual", "casual", "casual"], args.four,
-                                    seed=args.seed, jobs=args.jobs)
+            result = run_tournament(
+                rules,
+                [level, "casual", "casual", "casual"],
+                args.four,
+                seed=args.seed,
+                jobs=args.jobs,
+            )
             print(result.report())
             s = result.stats[level]
             low, high = s.interval()
-            print(f"four seats: {level} vs 3 casual: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
-                  f"over {result.games} games (an equal player wins 25%)\n", flush=True)
+            print(
+                f"four seats: {level} vs 3 casual: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
+                f"over {result.games} games (an equal player wins 25%)\n",
+                flush=True,
+            )
             records.append(_record(result, "four-seat"))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)

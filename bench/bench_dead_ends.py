@@ -70,44 +70,57 @@ def walk_games(preset: str, seed: int, first: int, count: int) -> Tally:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000,
-                        help="games per preset (the figures in docs/rules.md: 10000)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        help="games per preset (the figures in docs/rules.md: 10000)",
+    )
     parser.add_argument("--first", type=int, default=0, help="number of the first game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes")
-    parser.add_argument("--rules", default=",".join(PRESETS),
-                        help="comma-separated presets (default: both)")
+    parser.add_argument(
+        "--rules", default=",".join(PRESETS), help="comma-separated presets (default: both)"
+    )
     args = parser.parse_args()
     presets = [p.strip() for p in args.rules.split(",") if p.strip()]
     unknown = [p for p in presets if p not in PRESETS]
     if unknown or args.games < 1 or args.jobs < 1 or args.first < 0:
-        parser.error("--rules names presets, --games and --jobs are at least 1, "
-                     "--first is not negative")
+        parser.error(
+            "--rules names presets, --games and --jobs are at least 1, --first is not negative"
+        )
     total = Tally()
     started_all = time.perf_counter()
     for preset in presets:
         started = time.perf_counter()
         chunk = max(1, min(250, args.games // (4 * args.jobs)))
         end = args.first + args.games
-        parts = [(preset, args.seed, first, min(chunk, end - first))
-                 for first in range(args.first, end, chunk)]
+        parts = [
+            (preset, args.seed, first, min(chunk, end - first))
+            for first in range(args.first, end, chunk)
+        ]
         tally = Tally()
         with ProcessPoolExecutor(args.jobs) as pool:
             for part in pool.map(walk_games, *zip(*parts, strict=True)):
                 tally.add(part)
                 elapsed = time.perf_counter() - started
-                print(f"{preset}: {tally.games} games from game {args.first}, "
-                      f"{tally.states} states checked, {tally.exchanges} joker exchanges, "
-                      f"{tally.pending} states with a joker pending, "
-                      f"{len(tally.dead_ends)} dead ends; {elapsed:.0f} s "
-                      f"({tally.games / elapsed:.1f} games/s, "
-                      f"{tally.states / elapsed:.0f} states/s, {args.jobs} job(s))", flush=True)
+                print(
+                    f"{preset}: {tally.games} games from game {args.first}, "
+                    f"{tally.states} states checked, {tally.exchanges} joker exchanges, "
+                    f"{tally.pending} states with a joker pending, "
+                    f"{len(tally.dead_ends)} dead ends; {elapsed:.0f} s "
+                    f"({tally.games / elapsed:.1f} games/s, "
+                    f"{tally.states / elapsed:.0f} states/s, {args.jobs} job(s))",
+                    flush=True,
+                )
         for line in tally.dead_ends[:5]:
             print(f"  {line}")
         total.add(tally)
     elapsed = time.perf_counter() - started_all
-    print(f"total: {total.games} games, {total.states} states checked, "
-          f"{len(total.dead_ends)} dead ends; {elapsed:.0f} s, seed {args.seed}")
+    print(
+        f"total: {total.games} games, {total.states} states checked, "
+        f"{len(total.dead_ends)} dead ends; {elapsed:.0f} s, seed {args.seed}"
+    )
     if total.dead_ends:
         raise SystemExit(1)
 

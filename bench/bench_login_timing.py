@@ -39,10 +39,23 @@ def _free_port() -> int:
 def _start(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "romme", "serve", "--port", str(port), "--db",
-         f"sqlite+aiosqlite:///{workdir / 'romme.db'}", "--log-level", "warning"],
-        cwd=workdir, env={**os.environ, "ROMME_SECRET": "bench"},
-        stdout=subprocess.DEVNULL, stderr=open(workdir / "server.log", "ab"))  # noqa: SIM115
+        [
+            sys.executable,
+            "-m",
+            "romme",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite+aiosqlite:///{workdir / 'romme.db'}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=workdir,
+        env={**os.environ, "ROMME_SECRET": "bench"},
+        stdout=subprocess.DEVNULL,
+        stderr=open(workdir / "server.log", "ab"),  # noqa: SIM115
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -58,8 +71,10 @@ def _start(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
 def _summary(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     deciles = statistics.quantiles(ms, n=10)
-    return (f"median {statistics.median(ms):6.1f} ms, p10..p90 {deciles[0]:.1f}..{deciles[-1]:.1f}"
-            f", min..max {ms[0]:.1f}..{ms[-1]:.1f}")
+    return (
+        f"median {statistics.median(ms):6.1f} ms, p10..p90 {deciles[0]:.1f}..{deciles[-1]:.1f}"
+        f", min..max {ms[0]:.1f}..{ms[-1]:.1f}"
+    )
 
 
 def measure(base: str, pairs: int, block: int) -> tuple[list[float], list[float]]:
@@ -67,17 +82,20 @@ def measure(base: str, pairs: int, block: int) -> tuple[list[float], list[float]
     unknown: list[float] = []
     for start in range(0, pairs, PAIRS_PER_ADDRESS):
         address = f"198.19.{block}.{start // PAIRS_PER_ADDRESS + 1}"
-        with httpx.Client(base_url=base, headers={"X-Forwarded-For": address},
-                          timeout=30) as client:
+        with httpx.Client(
+            base_url=base, headers={"X-Forwarded-For": address}, timeout=30
+        ) as client:
             name = f"tim{secrets.token_hex(4)}"
-            answer = client.post("/api/register",
-                                 json={"nickname": name, "password": "correct horse"})
+            answer = client.post(
+                "/api/register", json={"nickname": name, "password": "correct horse"}
+            )
             assert answer.status_code == 200, answer.text
             for _ in range(min(PAIRS_PER_ADDRESS, pairs - start)):
                 for who, samples in ((name, existing), (f"nob{secrets.token_hex(4)}", unknown)):
                     started = time.perf_counter()
-                    answer = client.post("/api/login",
-                                         json={"nickname": who, "password": "wrong horse"})
+                    answer = client.post(
+                        "/api/login", json={"nickname": who, "password": "wrong horse"}
+                    )
                     samples.append(time.perf_counter() - started)
                     assert answer.status_code == 401, answer.text
     return existing, unknown
@@ -95,8 +113,10 @@ def main() -> None:
                 existing, unknown = measure(base, args.pairs, repeat)
                 ratio = statistics.median(unknown) / statistics.median(existing)
                 print(f"repeat {repeat + 1}: existing account: {_summary(existing)}")
-                print(f"          unknown nickname: {_summary(unknown)}  (ratio {ratio:.2f})",
-                      flush=True)
+                print(
+                    f"          unknown nickname: {_summary(unknown)}  (ratio {ratio:.2f})",
+                    flush=True,
+                )
         finally:
             proc.terminate()
             proc.wait(10)

@@ -64,11 +64,16 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         rates.append(args.rounds / elapsed)
         action_rates.append(actions / elapsed)
-        print(f"repeat {repeat + 1}: {args.rounds} rounds in {elapsed:.2f} s = "
-              f"{rates[-1]:.0f} rounds/s, {action_rates[-1]:.0f} actions/s", flush=True)
-    print(f"{args.rules}, {args.seats} seats, reference players: rounds/s median "
-          f"{statistics.median(rates):.0f} (min {min(rates):.0f}, max {max(rates):.0f}); "
-          f"actions/s median {statistics.median(action_rates):.0f}")
+        print(
+            f"repeat {repeat + 1}: {args.rounds} rounds in {elapsed:.2f} s = "
+            f"{rates[-1]:.0f} rounds/s, {action_rates[-1]:.0f} actions/s",
+            flush=True,
+        )
+    print(
+        f"{args.rules}, {args.seats} seats, reference players: rounds/s median "
+        f"{statistics.median(rates):.0f} (min {min(rates):.0f}, max {max(rates):.0f}); "
+        f"actions/s median {statistics.median(action_rates):.0f}"
+    )
 
 
 if __name__ == "__main__":

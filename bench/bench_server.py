@@ -81,12 +81,30 @@ class Server:
         env = {**os.environ, "ROMME_SECRET": "bench"}
         command = os.environ.get("ROMME_BENCH_SERVER", "-m romme").split()
         self.proc = subprocess.Popen(
-            [sys.executable, *command, "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", "0", "--bench-echo", "--log-level", "warning",
-             # Every simulated player connects from this one address.
-             "--max-connections-per-address", "0", "--accounts-per-hour", "0"],
-            cwd=self.workdir, env=env, stdout=subprocess.DEVNULL,
-            stderr=open(self.workdir / "server.log", "ab"))  # noqa: SIM115
+            [
+                sys.executable,
+                *command,
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--bot-delay",
+                "0",
+                "--bench-echo",
+                "--log-level",
+                "warning",
+                # Every simulated player connects from this one address.
+                "--max-connections-per-address",
+                "0",
+                "--accounts-per-hour",
+                "0",
+            ],
+            cwd=self.workdir,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.workdir / "server.log", "ab"),  # noqa: SIM115
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -136,8 +154,9 @@ class Stats:
 class Seat:
     """One scripted client at a real table; reads its socket from the moment it opens."""
 
-    def __init__(self, ws: ClientConnection, stats: Stats, think: float,
-                 sent: dict[tuple[int, int], float]) -> None:
+    def __init__(
+        self, ws: ClientConnection, stats: Stats, think: float, sent: dict[tuple[int, int], float]
+    ) -> None:
         self.ws = ws
         self.table = -1
         self.stats = stats
@@ -174,7 +193,8 @@ class Seat:
                 elif kind == "error":
                     self.stats.errors += 1
                     self.stats.codes[data.get("code", "?")] = (
-                        self.stats.codes.get(data.get("code", "?"), 0) + 1)
+                        self.stats.codes.get(data.get("code", "?"), 0) + 1
+                    )
         except Exception:
             pass
 
@@ -185,7 +205,8 @@ class Seat:
             if key not in self.acted:
                 self.acted.add(key)
                 asyncio.get_running_loop().create_task(
-                    self.ws.send(json.dumps({"type": "next_round", "table": self.table})))
+                    self.ws.send(json.dumps({"type": "next_round", "table": self.table}))
+                )
             return
         if phase not in ("draw", "play") or view_json["current"] != view_json["seat"]:
             return
@@ -204,8 +225,7 @@ class Seat:
         if self.stats.measuring:
             self.stats.moves += 1
         with contextlib.suppress(Exception):
-            await self.ws.send(json.dumps({"type": "action", "table": self.table,
-                                           "action": data}))
+            await self.ws.send(json.dumps({"type": "action", "table": self.table, "action": data}))
 
 
 async def watch_lag(stats: Stats, duration: float, every: float = 0.01) -> None:
@@ -230,8 +250,9 @@ async def guest(http: httpx.AsyncClient, name: str) -> str:
     raise RuntimeError(f"could not create the guest {name}")
 
 
-async def run_server_load(server: Server, tables: int, think: float, duration: float,
-                          tag: str) -> Stats:
+async def run_server_load(
+    server: Server, tables: int, think: float, duration: float, tag: str
+) -> Stats:
     port = server.port
     stats = Stats()
     sent: dict[tuple[int, int], float] = {}
@@ -239,19 +260,33 @@ async def run_server_load(server: Server, tables: int, think: float, duration: f
     url = f"ws://127.0.0.1:{port}/ws"
     limits = httpx.Limits(max_connections=20, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        cookies = await asyncio.gather(*(guest(http, f"b{tag}{t}s{s}")
-                                         for t in range(tables) for s in range(4)))
+        cookies = await asyncio.gather(
+            *(guest(http, f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
+        )
     sockets: list[ClientConnection] = []
     for start in range(0, len(cookies), 100):
-        sockets += await asyncio.gather(*(
-            connect(url, additional_headers={"Cookie": c}, max_size=2**22, ping_interval=None,
-                    max_queue=None)
-            for c in cookies[start:start + 100]))
+        sockets += await asyncio.gather(
+            *(
+                connect(
+                    url,
+                    additional_headers={"Cookie": c},
+                    max_size=2**22,
+                    ping_interval=None,
+                    max_queue=None,
+                )
+                for c in cookies[start : start + 100]
+            )
+        )
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
     for t in range(tables):
-        group = seats[4 * t:4 * t + 4]
-        reply = await group[0].request({"type": "create_table", "settings": {
-            "seats": 4, "point_limit": 10_000, "turn_seconds": 120}}, f"c{t}")
+        group = seats[4 * t : 4 * t + 4]
+        reply = await group[0].request(
+            {
+                "type": "create_table",
+                "settings": {"seats": 4, "point_limit": 10_000, "turn_seconds": 120},
+            },
+            f"c{t}",
+        )
         table = reply["table"]["id"]
         for seat in group:
             seat.table = table
@@ -291,13 +326,17 @@ async def run_echo_load(port: int, tables: int, think: float, duration: float) -
     """The same clients on /bench/echo: one 'move' at a time per group of four."""
     stats = Stats()
     url = f"ws://127.0.0.1:{port}/bench/echo"
-    payload = json.dumps({"type": "action", "table": 1,
-                          "action": {"type": "discard", "card": "7H"}})
+    payload = json.dumps(
+        {"type": "action", "table": 1, "action": {"type": "discard", "card": "7H"}}
+    )
     sockets: list[ClientConnection] = []
     for start in range(0, tables * 4, 100):
-        sockets += await asyncio.gather(*(
-            connect(f"{url}?group={i // 4}", ping_interval=None)
-            for i in range(start, min(start + 100, tables * 4))))
+        sockets += await asyncio.gather(
+            *(
+                connect(f"{url}?group={i // 4}", ping_interval=None)
+                for i in range(start, min(start + 100, tables * 4))
+            )
+        )
     sent: dict[tuple[int, int], float] = {}
     stop_at = time.perf_counter() + duration + 10
 
@@ -313,7 +352,7 @@ async def run_echo_load(port: int, tables: int, think: float, duration: float) -
 
     async def mover(group: int) -> None:
         seq = 0
-        members = sockets[4 * group:4 * group + 4]
+        members = sockets[4 * group : 4 * group + 4]
         while time.perf_counter() < stop_at - 10:
             await asyncio.sleep(think * random.uniform(0.5, 1.5))
             seq += 1
@@ -360,8 +399,12 @@ def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--think", type=float, default=10.0,
-                        help="seconds a player waits before each move (jittered; default 10)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=10.0,
+        help="seconds a player waits before each move (jittered; default 10)",
+    )
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
@@ -380,8 +423,11 @@ def main() -> None:
         server = Server(args.db, Path(tmp))
         server.start()
         try:
-            stats = asyncio.run(run_server_load(server, args.tables, args.think,
-                                                args.duration, f"{repeat}x{os.getpid()}"))
+            stats = asyncio.run(
+                run_server_load(
+                    server, args.tables, args.think, args.duration, f"{repeat}x{os.getpid()}"
+                )
+            )
             cpu.append(stats.cpu * 100)
             client_cpu.append(stats.client_cpu * 100)
             client_lag.append(stats.client_lag * 1000)
@@ -390,16 +436,27 @@ def main() -> None:
             for code, count in stats.codes.items():
                 codes[code] = codes.get(code, 0) + count
             lat = stats.latencies
-            rows["server"].append((stats.moves / 1000, percentile(lat, 0.5) * 1000,
-                                   percentile(lat, 0.99) * 1000,
-                                   percentile(lat, 0.999) * 1000))
+            rows["server"].append(
+                (
+                    stats.moves / 1000,
+                    percentile(lat, 0.5) * 1000,
+                    percentile(lat, 0.99) * 1000,
+                    percentile(lat, 0.999) * 1000,
+                )
+            )
             if not args.skip_echo:
-                echo = asyncio.run(run_echo_load(server.port, args.tables, args.think,
-                                                 args.duration))
+                echo = asyncio.run(
+                    run_echo_load(server.port, args.tables, args.think, args.duration)
+                )
                 lat = echo.latencies
-                rows["echo"].append((echo.moves / 1000, percentile(lat, 0.5) * 1000,
-                                     percentile(lat, 0.99) * 1000,
-                                     percentile(lat, 0.999) * 1000))
+                rows["echo"].append(
+                    (
+                        echo.moves / 1000,
+                        percentile(lat, 0.5) * 1000,
+                        percentile(lat, 0.99) * 1000,
+                        percentile(lat, 0.999) * 1000,
+                    )
+                )
         except BaseException:
             print(f"failed; the server's log is in {tmp}", file=sys.stderr)
             raise
@@ -410,28 +467,39 @@ def main() -> None:
             print(f"repeat {repeat + 1}: the server logged {warnings}")
         if not os.environ.get("ROMME_BENCH_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-        print(f"repeat {repeat + 1}: server {rows['server'][-1]}"
-              + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""), flush=True)
+        print(
+            f"repeat {repeat + 1}: server {rows['server'][-1]}"
+            + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""),
+            flush=True,
+        )
 
-    print(f"\n{args.tables} tables x 4 clients, think {args.think} s, "
-          f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)")
+    print(
+        f"\n{args.tables} tables x 4 clients, think {args.think} s, "
+        f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)"
+    )
     for name in ("server", "echo"):
         if not rows[name]:
             continue
         cols = list(zip(*rows[name], strict=True))
-        print(f"{name:>6}: {spread(list(cols[0]), ' moves/s')}  "
-              f"p50 {spread(list(cols[1]), ' ms', 2)}  p99 {spread(list(cols[2]), ' ms', 2)}  "
-              f"p99.9 {spread(list(cols[3]), ' ms', 2)}")
-    print(f"server memory: {spread([m[0] for m in memory], ' MiB')} "
-          f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
-          f"server CPU while measured: {spread(cpu, ' % of a core')}; load generator CPU: "
-          f"{spread(client_cpu, ' % of a core')}, its worst event-loop lag "
-          f"{spread(client_lag, ' ms')}; errors: {errors} {codes}")
+        print(
+            f"{name:>6}: {spread(list(cols[0]), ' moves/s')}  "
+            f"p50 {spread(list(cols[1]), ' ms', 2)}  p99 {spread(list(cols[2]), ' ms', 2)}  "
+            f"p99.9 {spread(list(cols[3]), ' ms', 2)}"
+        )
+    print(
+        f"server memory: {spread([m[0] for m in memory], ' MiB')} "
+        f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
+        f"server CPU while measured: {spread(cpu, ' % of a core')}; load generator CPU: "
+        f"{spread(client_cpu, ' % of a core')}, its worst event-loop lag "
+        f"{spread(client_lag, ' ms')}; errors: {errors} {codes}"
+    )
     if rows["echo"]:
         s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]
         e = [statistics.median(c) for c in zip(*rows["echo"], strict=True)]
-        print(f" ratio: p50 x{s[1] / e[1]:.1f}, p99 x{s[2] / e[2]:.1f}, "
-              f"p99.9 x{s[3] / e[3]:.1f} (server / echo)")
+        print(
+            f" ratio: p50 x{s[1] / e[1]:.1f}, p99 x{s[2] / e[2]:.1f}, "
+            f"p99.9 x{s[3] / e[3]:.1f} (server / echo)"
+        )
 
 
 if __name__ == "__main__":

@@ -49,13 +49,21 @@ def summary(label: str, times: list[int]) -> str:
     if not times:
         return f"{label:<22} n=0"
     ordered = sorted(times)
-    return (f"{label:<22} n={len(ordered):<6} p50={percentile(ordered, 0.50):.3f} "
-            f"p90={percentile(ordered, 0.90):.3f} p99={percentile(ordered, 0.99):.3f} "
-            f"max={ordered[-1] / 1e6:.3f} mean={statistics.fmean(ordered) / 1e6:.3f} ms")
+    return (
+        f"{label:<22} n={len(ordered):<6} p50={percentile(ordered, 0.50):.3f} "
+        f"p90={percentile(ordered, 0.90):.3f} p99={percentile(ordered, 0.99):.3f} "
+        f"max={ordered[-1] / 1e6:.3f} mean={statistics.fmean(ordered) / 1e6:.3f} ms"
+    )
 
 
-def time_calls(name: str, function: Callable[[Sequence[Card], Rules], object],
-               hands: list[list[Card]], rules: Rules, *, collect: bool) -> None:
+def time_calls(
+    name: str,
+    function: Callable[[Sequence[Card], Rules], object],
+    hands: list[list[Card]],
+    rules: Rules,
+    *,
+    collect: bool,
+) -> None:
     by_size: dict[int, list[int]] = {13: [], 14: []}
     clock = time.perf_counter_ns
     gc_was_enabled = gc.isenabled()
@@ -80,16 +88,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--rules", choices=("classic", "three-rounds"), default="classic")
-    parser.add_argument("--no-gc", action="store_true",
-                        help="switch the garbage collector off while timing")
+    parser.add_argument(
+        "--no-gc", action="store_true", help="switch the garbage collector off while timing"
+    )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
     hands = deal(args.hands, args.seed)
     for hand in hands[:200]:  # warm up caches and the interpreter
         solve(hand, rules)
         solve_opening(hand, rules)
-    print(f"{args.hands} hands, seed {args.seed}, rules {rules.name}, "
-          f"python {sys.version.split()[0]}, gc {'off' if args.no_gc else 'on'}")
+    print(
+        f"{args.hands} hands, seed {args.seed}, rules {rules.name}, "
+        f"python {sys.version.split()[0]}, gc {'off' if args.no_gc else 'on'}"
+    )
     time_calls("solve", solve, hands, rules, collect=not args.no_gc)
     time_calls("solve_opening", solve_opening, hands, rules, collect=not args.no_gc)
 

@@ -47,8 +47,9 @@ def measure(browser: Any, base: str, state: Any, path: str) -> tuple[int, float,
     cdp.on("Network.loadingFinished", finished)
     cdp.on("Network.webSocketFrameReceived", frame)
     page.goto(base + path)
-    page.wait_for_function("() => performance.getEntriesByName('romme-table').length > 0",
-                           timeout=10000)
+    page.wait_for_function(
+        "() => performance.getEntriesByName('romme-table').length > 0", timeout=10000
+    )
     ms = page.evaluate("performance.getEntriesByName('romme-table')[0].startTime")
     page.wait_for_timeout(100)
     total = received["http"] + received["ws"]
@@ -87,13 +88,16 @@ def main() -> int:
             stop_server(proc)
     sizes = [r[0] for r in runs]
     times = [r[1] for r in runs]
-    print(f"table page, first load, {args.repeats} cold loads on loopback "
-          f"({runs[0][2]} requests):")
-    print(f"  bytes transferred   median {statistics.median(sizes) / 1024:7.1f} KiB"
-          f"   min {min(sizes) / 1024:.1f}   max {max(sizes) / 1024:.1f}   (budget 300 KB)")
-    print(f"  time to interactive median {statistics.median(times):7.1f} ms"
-          f"   min {min(times):.1f}   max {max(times):.1f}"
-          f"   stdev {statistics.pstdev(times):.1f}   (budget 1000 ms)")
+    print(f"table page, first load, {args.repeats} cold loads on loopback ({runs[0][2]} requests):")
+    print(
+        f"  bytes transferred   median {statistics.median(sizes) / 1024:7.1f} KiB"
+        f"   min {min(sizes) / 1024:.1f}   max {max(sizes) / 1024:.1f}   (budget 300 KB)"
+    )
+    print(
+        f"  time to interactive median {statistics.median(times):7.1f} ms"
+        f"   min {min(times):.1f}   max {max(times):.1f}"
+        f"   stdev {statistics.pstdev(times):.1f}   (budget 1000 ms)"
+    )
     return 0
 
 

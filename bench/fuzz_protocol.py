@@ -37,8 +37,11 @@ from tests.server.helpers import ServerProcess
 
 
 def fuzz(seconds: float, backend: str, http_share: float, workdir: Path) -> dict[str, object]:
-    db_url = (new_pg_database() if backend == "postgresql"
-              else f"sqlite+aiosqlite:///{workdir / 'fuzz.db'}")
+    db_url = (
+        new_pg_database()
+        if backend == "postgresql"
+        else f"sqlite+aiosqlite:///{workdir / 'fuzz.db'}"
+    )
     server = ServerProcess(db_url, workdir, bot_delay=1.0, extra=SERVER_OPTIONS).start()
     tally = Tally()
     started = time.monotonic()
@@ -60,19 +63,29 @@ def fuzz(seconds: float, backend: str, http_share: float, workdir: Path) -> dict
         if backend == "postgresql":
             drop_pg_database(db_url)
     faults = log_faults(server)
-    return {"backend": backend, "seconds": round(time.monotonic() - started, 1),
-            "ws_frames": tally.frames, "ws_requests_with_id": tally.tracked,
-            "invalid_utf8_closes": tally.closes_1007, "http_requests": tally.http_requests,
-            "failures": tally.failures or ([error] if error else []), "log_faults": faults,
-            "server_log": str(server.log_path)}
+    return {
+        "backend": backend,
+        "seconds": round(time.monotonic() - started, 1),
+        "ws_frames": tally.frames,
+        "ws_requests_with_id": tally.tracked,
+        "invalid_utf8_closes": tally.closes_1007,
+        "http_requests": tally.http_requests,
+        "failures": tally.failures or ([error] if error else []),
+        "log_faults": faults,
+        "server_log": str(server.log_path),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=300.0, help="how long (default 300)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--http-share", type=float, default=0.25,
-                        help="the share of the time spent on HTTP (default 0.25)")
+    parser.add_argument(
+        "--http-share",
+        type=float,
+        default=0.25,
+        help="the share of the time spent on HTTP (default 0.25)",
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="romme-fuzz-"))
     result = fuzz(args.seconds, args.backend, args.http_share, workdir)

@@ -263,8 +263,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
     _add_rules_argument(parser)
-    parser.add_argument("--seats", type=int, default=None, metavar="N",
-                        help="players, 2-4 (default: 2 classic, 4 three-rounds)")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players, 2-4 (default: 2 classic, 4 three-rounds)",
+    )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="shuffle seed")
     parser.add_argument("--limit", type=int, default=None, metavar="L", help="point limit")
     parser.add_argument("--knock", action="store_true", help="play with the knock")
@@ -295,13 +300,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = DEFAULT_SEATS[args.rules] if args.seats is None else args.seats
     if not rules.min_seats <= seats <= rules.max_seats:
         raise UsageError(f"a table has {rules.min_seats} to {rules.max_seats} seats")
-    seed = (new_match_seed() if args.seed is None
-            else hashlib.sha256(f"romme-play:{args.seed}".encode()).digest())
+    seed = (
+        new_match_seed()
+        if args.seed is None
+        else hashlib.sha256(f"romme-play:{args.seed}".encode()).digest()
+    )
     game = Game(rules, seats, seed)
     names = [f"seat {s}" for s in range(seats)]
-    print(f"romme: {rules.name}, {seats} players, "
-          + (f"{rules.rounds} rounds" if rules.scoring == "rounds"
-             else f"point limit {rules.point_limit}"))
+    print(
+        f"romme: {rules.name}, {seats} players, "
+        + (
+            f"{rules.rounds} rounds"
+            if rules.scoring == "rounds"
+            else f"point limit {rules.point_limit}"
+        )
+    )
     from romme.engine.reference import play_game
 
     original_apply = game.apply
@@ -310,8 +323,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         events = original_apply(action)
         for event in events:
             line = _describe_event(event, names)
-            if line and (args.verbose or event.type in ("round_started", "round_ended",
-                                                        "game_ended", "laid", "knocked")):
+            if line and (
+                args.verbose
+                or event.type in ("round_started", "round_ended", "game_ended", "laid", "knocked")
+            ):
                 print(line)
         return events
 
@@ -323,9 +338,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _describe_event(event: Any, names: Sequence[str]) -> str | None:
     kind = event.type
     if kind == "round_started":
-        return (f"\n== round {event.round_no}: {names[event.dealer]} deals, "
-                f"{names[event.first]} starts; upcard {event.upcard}; "
-                f"commitment {event.commitment[:16]}...")
+        return (
+            f"\n== round {event.round_no}: {names[event.dealer]} deals, "
+            f"{names[event.first]} starts; upcard {event.upcard}; "
+            f"commitment {event.commitment[:16]}..."
+        )
     if kind == "drew":
         card = "" if event.source == "stock" else f" {event.card}"
         return f"{names[event.seat]} draws from the {event.source}{card}"
@@ -344,14 +361,19 @@ def _describe_event(event: Any, names: Sequence[str]) -> str | None:
         return f"the discard pile becomes the stock ({event.stock_count} cards)"
     if kind == "round_ended":
         result = event.result
-        who = ("nobody went out" if result.winner is None
-               else f"{names[result.winner]} goes out"
-               + (" with hand rummy" if result.hand_rummy else ""))
+        who = (
+            "nobody went out"
+            if result.winner is None
+            else f"{names[result.winner]} goes out"
+            + (" with hand rummy" if result.hand_rummy else "")
+        )
         lines = [f"-- {who}"]
         for seat, name in enumerate(names):
             left = format_cards(result.hands[seat]) or "-"
-            lines.append(f"   {name}: penalty {result.penalties[seat]:3d}  total "
-                         f"{result.totals[seat]:4d}  left {left}")
+            lines.append(
+                f"   {name}: penalty {result.penalties[seat]:3d}  total "
+                f"{result.totals[seat]:4d}  left {left}"
+            )
         lines.append(f"   shuffle seed {result.seed}")
         return "\n".join(lines)
     if kind == "game_ended":
@@ -365,19 +387,39 @@ def _describe_event(event: Any, names: Sequence[str]) -> str | None:
 def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
     _add_rules_argument(parser)
     parser.add_argument(
-        "--seats", required=True, metavar="LEVEL,LEVEL[,..]",
+        "--seats",
+        required=True,
+        metavar="LEVEL,LEVEL[,..]",
         help="the level at each seat, 2 to 4 of beginner, casual, strong, expert "
-        "(e.g. expert,strong)")
-    parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help="games to play, rounded up to whole deals (default 100)")
-    parser.add_argument("--limit", type=int, default=None, metavar="L",
-                        help="classic point limit: 1 (one round), 50, 100 (the default)...")
-    parser.add_argument("--knock", action="store_true",
-                        help="classic tables of 3 or 4 seats: play with knock")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
-                        help="tournament seed (default 0): the same seed plays the same games")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
-                        help="worker processes (default 1)")
+        "(e.g. expert,strong)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="games to play, rounded up to whole deals (default 100)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        metavar="L",
+        help="classic point limit: 1 (one round), 50, 100 (the default)...",
+    )
+    parser.add_argument(
+        "--knock", action="store_true", help="classic tables of 3 or 4 seats: play with knock"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="tournament seed (default 0): the same seed plays the same games",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)"
+    )
 
 
 @command("tournament", "bot levels against each other, seats rotated", _tournament_arguments)
@@ -389,8 +431,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
     unknown = [level for level in levels if level not in LEVELS]
     if unknown:
-        raise UsageError(f"unknown level(s) {', '.join(unknown)}; choose from "
-                         f"{', '.join(LEVELS)}")
+        raise UsageError(f"unknown level(s) {', '.join(unknown)}; choose from {', '.join(LEVELS)}")
     if not 2 <= len(levels) <= 4:
         raise UsageError("--seats names 2 to 4 levels, one per seat")
     if args.games < 1:
@@ -414,8 +455,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if sys.stderr.isatty():
             print(f"\r{done} games", end="", file=sys.stderr, flush=True)
 
-    result = run_tournament(rules, levels, args.games, seed=args.seed, jobs=args.jobs,
-                            progress=progress)
+    result = run_tournament(
+        rules, levels, args.games, seed=args.seed, jobs=args.jobs, progress=progress
+    )
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(result.report())

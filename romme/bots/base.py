@@ -75,8 +75,10 @@ def decision_rng(seed: int, level: str, view: SeatView) -> random.Random:
     """The randomness of one decision: derived from the bot's seed and public
     facts of the view only (the round's commitment, the seat, how far the round
     has gone), so the same view always gets the same decision."""
-    key = (f"{level}|{seed}|{view.seat}|{view.round_no}|{view.commitment}|"
-           f"{len(view.history)}|{view.phase}|{len(view.hand)}|{view.pending_jokers}")
+    key = (
+        f"{level}|{seed}|{view.seat}|{view.round_no}|{view.commitment}|"
+        f"{len(view.history)}|{view.phase}|{len(view.hand)}|{view.pending_jokers}"
+    )
     digest = hashlib.sha256(key.encode()).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
 

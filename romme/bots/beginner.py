@@ -33,8 +33,11 @@ RANDOM_DISCARD = 0.3
 SHY_OPENING = 0.6
 """How often it waits with an opening worth less than 40 points."""
 
-MISSES = {"discard_pile": MISS_DISCARD_PILE, "lay_off": MISS_LAY_OFF,
-          "joker_lay_off": MISS_JOKER_LAY_OFF}
+MISSES = {
+    "discard_pile": MISS_DISCARD_PILE,
+    "lay_off": MISS_LAY_OFF,
+    "joker_lay_off": MISS_JOKER_LAY_OFF,
+}
 
 
 class BeginnerBot(CasualBot):
@@ -62,6 +65,7 @@ class BeginnerBot(CasualBot):
             if rng.random() < RANDOM_DISCARD:
                 card = rng.choice(sorted(loose))
                 return Decision(Discard(seat, card), f"throw {card}")
+
             # A newcomer keeps the cards that look nice: low ones, and court cards
             # of a suit it already holds two of.
             def liking(c: Card) -> tuple[float, int]:
@@ -71,7 +75,7 @@ class BeginnerBot(CasualBot):
             card = max(loose, key=liking)
             return Decision(Discard(seat, card), f"throw {card}")
         naturals = [c for c in options if not c.is_joker] or options
-        card = min(naturals, key=lambda c: (
-            arrangement(without(view.hand, c), rules).penalty, c.code))
+        card = min(
+            naturals, key=lambda c: (arrangement(without(view.hand, c), rules).penalty, c.code)
+        )
         return Decision(Discard(seat, card), f"throw {card}")
-

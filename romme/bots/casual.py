@@ -46,8 +46,11 @@ class CasualBot(BaseBot):
         seat = view.seat
         assert seat is not None
         top = view.discard_top
-        if (top is not None and self.notices(rng, "discard_pile")
-                and completes_meld(view.hand, top, view)):
+        if (
+            top is not None
+            and self.notices(rng, "discard_pile")
+            and completes_meld(view.hand, top, view)
+        ):
             return Decision(Draw(seat, "discard"), f"take {top}: it completes a meld")
         return Decision(Draw(seat, "stock"), "draw from the stock")
 
@@ -95,7 +98,12 @@ class CasualBot(BaseBot):
             card = max(loose, key=lambda c: (card_penalty(c, rules), c.code))
             return Decision(Discard(seat, card), f"throw {card}, the costliest loose card")
         naturals = [c for c in options if not c.is_joker] or options
-        card = min(naturals, key=lambda c: (
-            arrangement(without(view.hand, c), rules).penalty, -card_penalty(c, rules),
-            c.code))
+        card = min(
+            naturals,
+            key=lambda c: (
+                arrangement(without(view.hand, c), rules).penalty,
+                -card_penalty(c, rules),
+                c.code,
+            ),
+        )
         return Decision(Discard(seat, card), f"throw {card}: it costs least to give up")

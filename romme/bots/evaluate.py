@@ -67,8 +67,9 @@ def fits_table(card: Card, melds: Sequence[Meld], rules: Rules) -> bool:
     return any(meld.lay_off_ends(card, rules) for meld in melds)
 
 
-def partners_outs(card: Card, loose: Sequence[Card], unseen: Counter[Card],
-                  jokers_live: int) -> tuple[int, int]:
+def partners_outs(
+    card: Card, loose: Sequence[Card], unseen: Counter[Card], jokers_live: int
+) -> tuple[int, int]:
     """``(pair outs, single outs)`` of a loose card: how many unseen cards would
     make a meld of it with another loose card, and how many would make it a
     pair (one step towards a meld) on its own."""
@@ -102,7 +103,7 @@ def partners_outs(card: Card, loose: Sequence[Card], unseen: Counter[Card],
         if s != suit:
             single += unseen[Card.natural(rank, s)]
     neighbours: set[Card] = set()
-    for own in ((1, 14) if rank == 1 else (rank,)):
+    for own in (1, 14) if rank == 1 else (rank,):
         for step in (-2, -1, 1, 2):
             if 1 <= own + step <= 14:
                 neighbours.add(position_card(own + step, suit))
@@ -114,8 +115,8 @@ def partners_outs(card: Card, loose: Sequence[Card], unseen: Counter[Card],
 def _positions_pair(a: int, b: int) -> list[int]:
     """Positions that complete a sequence of two cards of one suit (rank a, b)."""
     found: list[int] = []
-    for pa in ((1, 14) if a == 1 else (a,)):
-        for pb in ((1, 14) if b == 1 else (b,)):
+    for pa in (1, 14) if a == 1 else (a,):
+        for pb in (1, 14) if b == 1 else (b,):
             low, high = min(pa, pb), max(pa, pb)
             if high - low == 1:
                 found.extend(p for p in (low - 1, high + 1) if 1 <= p <= 14)
@@ -142,9 +143,15 @@ class Style:
     """Holding a joker loose is worth this much (jokers are never thrown lightly)."""
 
 
-def hand_score(hand: Sequence[Card], rules: Rules, unseen: Counter[Card],
-               table: Sequence[Meld], opened: bool, style: Style,
-               arranged: Arrangement | None = None) -> float:
+def hand_score(
+    hand: Sequence[Card],
+    rules: Rules,
+    unseen: Counter[Card],
+    table: Sequence[Meld],
+    opened: bool,
+    style: Style,
+    arranged: Arrangement | None = None,
+) -> float:
     """How good ``hand`` is: minus the loose cards (each discounted by its chance
     of being melded before the round ends) minus their penalty, weighted."""
     arr = arranged if arranged is not None else arrangement(hand, rules)

@@ -57,16 +57,25 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
 class ExpertBot(StrongBot):
     level = "expert"
 
-    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
-                 time_cap: float | None = DEFAULT_TIME_CAP) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        playouts: int = DEFAULT_PLAYOUTS,
+        time_cap: float | None = DEFAULT_TIME_CAP,
+    ) -> None:
         super().__init__(seed)
         self.playouts = playouts
         self.time_cap = time_cap
 
     # ----------------------------------------------------------------- search
 
-    def search(self, view: SeatView, ctx: Context, candidates: Sequence[Decision | None],
-               rng: random.Random) -> int:
+    def search(
+        self,
+        view: SeatView,
+        ctx: Context,
+        candidates: Sequence[Decision | None],
+        rng: random.Random,
+    ) -> int:
         """The index of the candidate to play. Candidate 0 is the strong
         judgement's choice; another candidate replaces it only if it did better
         in the playouts by a clear margin (``CONFIDENCE`` standard errors of the
@@ -127,8 +136,9 @@ class ExpertBot(StrongBot):
         fits = sum(1 for c in arr.left if not c.is_joker and fits_table(c, view.melds, view.rules))
         if fits >= 2:
             return False
-        return all(view.hand_counts[s] > 3 for s in range(view.seats)
-                   if s != seat and view.active[s])
+        return all(
+            view.hand_counts[s] > 3 for s in range(view.seats) if s != seat and view.active[s]
+        )
 
     # ------------------------------------------------------------------ knock
 
@@ -162,8 +172,11 @@ class ExpertBot(StrongBot):
             return decision
         take = Decision(Draw(seat, "discard"), f"take {top}: it pays in the long run")
         stock = Decision(Draw(seat, "stock"), f"draw from the stock: {top} is not worth showing")
-        first, second = (decision, stock if decision.action.source == "discard" else take) \
-            if isinstance(decision.action, Draw) else (take, stock)
+        first, second = (
+            (decision, stock if decision.action.source == "discard" else take)
+            if isinstance(decision.action, Draw)
+            else (take, stock)
+        )
         best = self.search(view, ctx, [first, second], rng)
         return first if best == 0 else second
 
@@ -192,7 +205,8 @@ class ExpertBot(StrongBot):
                     plain = opening(naturals, view.rules)
                     if plain is not None:
                         lay = self.opening_decision(
-                            view, plain, "open with {} points and keep the jokers in hand")
+                            view, plain, "open with {} points and keep the jokers in hand"
+                        )
                         if lay is not None and all(lay.action != c.action for c in candidates):
                             candidates.append(lay)
                 if len(candidates) > 1:
@@ -201,13 +215,13 @@ class ExpertBot(StrongBot):
             return self.search_discard(view, ctx, decision, rng)
         return decision
 
-    def opening_decision(self, view: SeatView, opener: Arrangement, reason: str
-                         ) -> Decision | None:
+    def opening_decision(self, view: SeatView, opener: Arrangement, reason: str) -> Decision | None:
         lay = lay_melds(view, opener.melds)
         return None if lay is None else Decision(lay, reason.format(opener.points))
 
-    def search_discard(self, view: SeatView, ctx: Context, decision: Decision,
-                       rng: random.Random) -> Decision:
+    def search_discard(
+        self, view: SeatView, ctx: Context, decision: Decision, rng: random.Random
+    ) -> Decision:
         seat = view.seat
         assert seat is not None
         ranked = rank_discards(view, ctx)
@@ -217,7 +231,11 @@ class ExpertBot(StrongBot):
         close = [card for value, card in ranked[:MAX_CANDIDATES] if value >= best_value - CLOSE]
         if len(close) < 2:
             return decision
-        candidates = [Decision(Discard(seat, card), decision.reason if i == 0 else
-                               f"throw {card}: it plays out best")
-                      for i, card in enumerate(close)]
+        candidates = [
+            Decision(
+                Discard(seat, card),
+                decision.reason if i == 0 else f"throw {card}: it plays out best",
+            )
+            for i, card in enumerate(close)
+        ]
         return candidates[self.search(view, ctx, candidates, rng)]

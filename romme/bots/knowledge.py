@@ -110,8 +110,12 @@ def read_knowledge(view: SeatView) -> Knowledge:
                 known[s][JOKER] += 1
     if view.discard_top is not None and pile and pile[-1] is None:
         pile[-1] = view.discard_top
-    if (not consistent or len(pile) != view.discard_count or stock != view.stock_count
-            or (pile and pile[-1] != view.discard_top)):
+    if (
+        not consistent
+        or len(pile) != view.discard_count
+        or stock != view.stock_count
+        or (pile and pile[-1] != view.discard_top)
+    ):
         consistent = False
         pile = [None] * view.discard_count
         if view.discard_top is not None and pile:
@@ -133,11 +137,20 @@ def read_knowledge(view: SeatView) -> Knowledge:
         visible.update(known[s])
     unseen = _SHOE - visible
     # Keep the counts consistent if the history was not followed exactly.
-    slots = (sum(view.hand_counts[s] - sum(known[s].values())
-                 for s in range(seats) if s != seat)
-             + view.stock_count + sum(1 for c in pile if c is None))
+    slots = (
+        sum(view.hand_counts[s] - sum(known[s].values()) for s in range(seats) if s != seat)
+        + view.stock_count
+        + sum(1 for c in pile if c is None)
+    )
     if sum(unseen.values()) != slots:
         consistent = False
-    return Knowledge(seat=seat, pile=pile, known=known, taken=taken, thrown=thrown,
-                     unseen=unseen, hidden_pile=sum(1 for c in pile if c is None),
-                     consistent=consistent)
+    return Knowledge(
+        seat=seat,
+        pile=pile,
+        known=known,
+        taken=taken,
+        thrown=thrown,
+        unseen=unseen,
+        hidden_pile=sum(1 for c in pile if c is None),
+        consistent=consistent,
+    )

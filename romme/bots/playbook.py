@@ -41,8 +41,9 @@ def next_seat(view: SeatView, seat: int) -> int:
     return seat
 
 
-def trim_for_discard(melds: Sequence[Meld], hand_size: int, view: SeatView
-                     ) -> tuple[list[tuple[Card, ...]], Card | None]:
+def trim_for_discard(
+    melds: Sequence[Meld], hand_size: int, view: SeatView
+) -> tuple[list[tuple[Card, ...]], Card | None]:
     """The melds to lay when the rules say the last card must be discarded:
     if they would take every card, take one card off a meld of four or more
     (which then goes out as the discard), else leave out the cheapest meld.
@@ -56,10 +57,11 @@ def trim_for_discard(melds: Sequence[Meld], hand_size: int, view: SeatView
     for i, meld in enumerate(melds):
         if len(meld.cards) < 4:
             continue
-        ends = (0, len(meld.cards) - 1) if meld.kind is MeldKind.SEQUENCE else range(
-            len(meld.cards))
+        ends = (
+            (0, len(meld.cards) - 1) if meld.kind is MeldKind.SEQUENCE else range(len(meld.cards))
+        )
         for index in ends:
-            rest = meld.cards[:index] + meld.cards[index + 1:]
+            rest = meld.cards[:index] + meld.cards[index + 1 :]
             if meld.cards[index].is_joker:
                 continue
             try:
@@ -91,8 +93,9 @@ def lay_melds(view: SeatView, melds: Sequence[Meld]) -> Lay | None:
     return Lay(seat, tuple(laid))
 
 
-def lay_off_plan(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
-                 ) -> list[tuple[Card, int, End | None]]:
+def lay_off_plan(
+    rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
+) -> list[tuple[Card, int, End | None]]:
     """The lay-offs of as many ``loose`` cards as the table takes, in the order
     to play them, each on the table as the ones before left it: natural cards
     first (costliest first), jokers last, because a joker fits almost anywhere
@@ -110,8 +113,7 @@ def lay_off_plan(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
     return plan
 
 
-def goes_out_by_laying_off(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]
-                           ) -> bool:
+def goes_out_by_laying_off(rules: Rules, table: Sequence[Meld], loose: Sequence[Card]) -> bool:
     """Whether laying off what fits leaves at most one of the ``loose`` cards:
     the discard, so the seat can go out this turn."""
     return len(loose) - len(lay_off_plan(rules, table, loose)) <= 1
@@ -133,12 +135,13 @@ def lay_off_options(view: SeatView, loose: Sequence[Card]) -> list[LayOff]:
     return [LayOff(seat, card, index, end) for card, index, end in plan]
 
 
-def lay_offs_worth_making(rules: Rules, table: Sequence[Meld], loose: Sequence[Card],
-                          free_jokers: int) -> list[tuple[Card, int, End | None]]:
+def lay_offs_worth_making(
+    rules: Rules, table: Sequence[Meld], loose: Sequence[Card], free_jokers: int
+) -> list[tuple[Card, int, End | None]]:
     """The :func:`lay_off_plan` of the natural cards, and of up to
     ``free_jokers`` loose jokers when that lets the seat go out this turn."""
     naturals = [c for c in loose if not c.is_joker]
-    jokers = [c for c in loose if c.is_joker][:max(0, free_jokers)]
+    jokers = [c for c in loose if c.is_joker][: max(0, free_jokers)]
     plan = lay_off_plan(rules, table, [*naturals, *jokers])
     if len(loose) - len(plan) > 1:
         plan = [step for step in plan if not step[0].is_joker]

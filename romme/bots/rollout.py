@@ -83,8 +83,9 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
                 return Lay(seat, laid)
     if game.opened[seat] and not (rules.must_discard_to_go_out and len(hand) <= 1):
         # Every natural card that fits; a joker only to go out (as the levels do).
-        plan = lay_offs_worth_making(rules, game.melds, arr.left,
-                                     hand.count(JOKER) - game.turn.pending_jokers)
+        plan = lay_offs_worth_making(
+            rules, game.melds, arr.left, hand.count(JOKER) - game.turn.pending_jokers
+        )
         if plan:
             card, target, end = plan[0]
             return LayOff(seat, card, target, end)
@@ -93,8 +94,14 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     loose = [c for c in arr.left if c in options and not c.is_joker]
     if not loose:
         naturals = [c for c in options if not c.is_joker] or options
-        card = min(naturals, key=lambda c: (
-            arrangement([*_without(hand, c)], rules).penalty, -card_penalty(c, rules), c.code))
+        card = min(
+            naturals,
+            key=lambda c: (
+                arrangement([*_without(hand, c)], rules).penalty,
+                -card_penalty(c, rules),
+                c.code,
+            ),
+        )
         return Discard(seat, card)
     nxt = game.next_active(seat)
     opened_next = game.opened[nxt]
@@ -132,8 +139,7 @@ def _draw(game: Game, seat: int) -> Draw:
     return Draw(seat, "stock")
 
 
-def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozenset()
-            ) -> None:
+def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozenset()) -> None:
     """Play the current round of ``game`` to its end with the playout policy
     (nobody knocks). Seats in ``holders`` keep their melds in hand until they
     can go out in one turn. ``game`` is changed in place."""
@@ -170,8 +176,16 @@ def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozen
 def _may_discard(game: Game, seat: int, card: Card) -> bool:
     """The engine's own discard rule (one rule for the game, the views and the
     playouts, so that a playout never meets a turn without a discard)."""
-    return discard_refusal(game.hands[seat], card, drew_from_discard=game.turn.drew_from_discard,
-                           pending_jokers=game.turn.pending_jokers, rules=game.rules) is None
+    return (
+        discard_refusal(
+            game.hands[seat],
+            card,
+            drew_from_discard=game.turn.drew_from_discard,
+            pending_jokers=game.turn.pending_jokers,
+            rules=game.rules,
+        )
+        is None
+    )
 
 
 def _any_discard(game: Game, seat: int) -> Card:
@@ -198,8 +212,9 @@ def utility(game: Game, seat: int, single_round: bool) -> float:
     rules = game.rules
     others = [s for s in range(game.seats) if s != seat and hands[s]]
     own_loose = len(arrangement(hands[seat], rules).left) if hands[seat] else 0
-    other_loose = (sum(len(arrangement(hands[s], rules).left) for s in others) / len(others)
-                   if others else 0.0)
+    other_loose = (
+        sum(len(arrangement(hands[s], rules).left) for s in others) / len(others) if others else 0.0
+    )
     closeness = 0.08 * (other_loose - own_loose)
     if winner is None:
         return closeness

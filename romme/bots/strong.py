@@ -58,8 +58,7 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     assert seat is not None
     know = read_knowledge(view)
     active = max(1, sum(1 for a in view.active if a))
-    others = [view.hand_counts[s] for s in range(view.seats)
-              if s != seat and view.active[s]]
+    others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
     nearest = min(others, default=13)
     draws = min(8.0, max(1.5, view.stock_count / active), 1.0 + nearest * 0.7)
     single_round = view.rules.scoring == "elimination" and view.rules.point_limit <= 1
@@ -71,12 +70,14 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     return Context(know, replace(style, draws_left=draws, penalty_weight=weight), single_round)
 
 
-def score_hand(view: SeatView, ctx: Context, hand: Sequence[Card],
-               arr: Arrangement | None = None) -> float:
+def score_hand(
+    view: SeatView, ctx: Context, hand: Sequence[Card], arr: Arrangement | None = None
+) -> float:
     seat = view.seat
     assert seat is not None
-    return hand_score(hand, view.rules, ctx.know.unseen, view.melds,
-                      view.opened[seat], ctx.style, arr)
+    return hand_score(
+        hand, view.rules, ctx.know.unseen, view.melds, view.opened[seat], ctx.style, arr
+    )
 
 
 def rank_discards(view: SeatView, ctx: Context) -> list[tuple[float, Card]]:
@@ -148,9 +149,15 @@ class StrongBot(BaseBot):
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
         if gain > TAKE_MARGIN:
-            why = "it completes a meld" if _melds(view.hand, top, view) else (
-                "it fits the table" if fits_table(top, view.melds, view.rules)
-                else "it makes a good pair")
+            why = (
+                "it completes a meld"
+                if _melds(view.hand, top, view)
+                else (
+                    "it fits the table"
+                    if fits_table(top, view.melds, view.rules)
+                    else "it makes a good pair"
+                )
+            )
             return Decision(Draw(seat, "discard"), f"take {top}: {why}")
         return Decision(Draw(seat, "stock"), f"draw from the stock: {top} does not help")
 
@@ -233,8 +240,7 @@ def _discard_reason(view: SeatView, ctx: Context, card: Card) -> str:
     if card not in arr.left:
         return f"throw {card}: breaking that meld costs least"
     target = next_seat(view, seat)
-    if ctx.know.unseen[card] == 0 and all(
-            ctx.know.unseen[c] == 0 for c in _same_rank(card)):
+    if ctx.know.unseen[card] == 0 and all(ctx.know.unseen[c] == 0 for c in _same_rank(card)):
         return f"throw {card}: the cards it needs are gone"
     if view.opened[target] and not fits_table(card, view.melds, view.rules):
         return f"throw {card}: it is loose and the next player cannot lay it off"

@@ -75,19 +75,29 @@ Options = Mapping[str, Mapping[str, Any]]
 """Per level, options for :func:`romme.bots.make_bot` (e.g. the expert's ``playouts``)."""
 
 
-def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
-               bot_seeds: Sequence[int] | None = None,
-               on_action: Callable[[Game, Action], None] | None = None,
-               options: Options | None = None) -> MatchRecord:
+def play_match(
+    rules: Rules,
+    levels: Sequence[str],
+    seed: bytes,
+    bot_seeds: Sequence[int] | None = None,
+    on_action: Callable[[Game, Action], None] | None = None,
+    options: Options | None = None,
+) -> MatchRecord:
     """Play one game with a bot of ``levels[seat]`` at each seat."""
     seats = len(levels)
     seeds = list(bot_seeds) if bot_seeds is not None else list(range(seats))
     options = options or {}
-    bots = [make_bot(level, s, **options.get(level, {}))
-            for level, s in zip(levels, seeds, strict=True)]
+    bots = [
+        make_bot(level, s, **options.get(level, {})) for level, s in zip(levels, seeds, strict=True)
+    ]
     game = Game.start(rules, seats, seed)
-    record = MatchRecord(tuple(levels), [0.0] * seats, [[] for _ in range(seats)],
-                         [[] for _ in range(seats)], [0] * seats)
+    record = MatchRecord(
+        tuple(levels),
+        [0.0] * seats,
+        [[] for _ in range(seats)],
+        [[] for _ in range(seats)],
+        [0] * seats,
+    )
     clock = time.process_time
 
     def timed(seat: int) -> Policy:
@@ -98,10 +108,17 @@ def play_match(rules: Rules, levels: Sequence[str], seed: bytes,
             action = bot.decide(view)
             times.append(clock() - start)
             return action
+
         return decide
 
-    record.actions = len(play_game(game, [timed(seat) for seat in range(seats)],
-                                   max_actions=MAX_ACTIONS, on_action=on_action))
+    record.actions = len(
+        play_game(
+            game,
+            [timed(seat) for seat in range(seats)],
+            max_actions=MAX_ACTIONS,
+            on_action=on_action,
+        )
+    )
     for result in game.results:
         record.rounds += 1
         if result.winner is None:
@@ -181,7 +198,7 @@ class TournamentResult:
     def report(self) -> str:
         """The table the command line prints."""
         rules = self.rules
-        limit = (f", limit {rules.point_limit}" if rules.scoring == "elimination" else "")
+        limit = f", limit {rules.point_limit}" if rules.scoring == "elimination" else ""
         knock = ", with knock" if rules.knock_possible(len(self.levels)) else ""
         lines = [
             f"{rules.name}{limit}{knock}; {len(self.levels)} seats: {', '.join(self.levels)}; "
@@ -198,13 +215,18 @@ class TournamentResult:
                 f"{level:<9} {s.seat_games:>10} {s.wins:>8.1f} {s.win_rate:>8.1%} "
                 f"{f'[{low:.1%}, {high:.1%}]':>17} {s.mean_penalty:>14.1f} "
                 f"{s.jokers_only:>12} {len(s.times):>10} {s.percentile_ms(0.5):>8.2f} "
-                f"{s.percentile_ms(0.99):>8.2f}")
+                f"{s.percentile_ms(0.99):>8.2f}"
+            )
         return "\n".join(lines)
 
 
-def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
-                deals: Sequence[int], options: Options | None = None
-                ) -> dict[str, LevelStats]:
+def _play_deals(
+    rules: Rules,
+    levels: tuple[str, ...],
+    seed: int,
+    deals: Sequence[int],
+    options: Options | None = None,
+) -> dict[str, LevelStats]:
     stats = {level: LevelStats(level) for level in levels}
     seats = len(levels)
     for deal in deals:
@@ -224,9 +246,15 @@ def _play_deals(rules: Rules, levels: tuple[str, ...], seed: int,
     return stats
 
 
-def run_tournament(rules: Rules, levels: Sequence[str], games: int, seed: int = 0,
-                   jobs: int = 1, progress: Callable[[int], None] | None = None,
-                   options: Options | None = None) -> TournamentResult:
+def run_tournament(
+    rules: Rules,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    options: Options | None = None,
+) -> TournamentResult:
     """Play at least ``games`` games (a whole number of deals, each played once
     per seat rotation) and gather each level's figures. ``jobs`` > 1 plays the
     deals in that many worker processes; ``options`` tune levels."""
@@ -248,13 +276,15 @@ def run_tournament(rules: Rules, levels: Sequence[str], games: int, seed: int = 
                 progress(done * len(lineup))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_play_deals, rules, lineup, seed, batch, options)
-                       for batch in batches]
+            futures = [
+                pool.submit(_play_deals, rules, lineup, seed, batch, options) for batch in batches
+            ]
             for future, batch in zip(futures, batches, strict=True):
                 for level, part in future.result().items():
                     stats[level].merge(part)
                 done += len(batch)
                 if progress is not None:
                     progress(done * len(lineup))
-    return TournamentResult(rules, lineup, deals * len(lineup), deals, seed, stats,
-                            time.perf_counter() - started)
+    return TournamentResult(
+        rules, lineup, deals * len(lineup), deals, seed, stats, time.perf_counter() - started
+    )

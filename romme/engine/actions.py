@@ -59,8 +59,11 @@ class Lay:
     melds: tuple[tuple[Card, ...], ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat,
-                "melds": [[str(c) for c in meld] for meld in self.melds]}
+        return {
+            "type": self.type,
+            "seat": self.seat,
+            "melds": [[str(c) for c in meld] for meld in self.melds],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +78,13 @@ class LayOff:
     end: End | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card),
-                "meld": self.meld, "end": self.end}
+        return {
+            "type": self.type,
+            "seat": self.seat,
+            "card": str(self.card),
+            "meld": self.meld,
+            "end": self.end,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +99,13 @@ class ExchangeJoker:
     index: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card),
-                "meld": self.meld, "index": self.index}
+        return {
+            "type": self.type,
+            "seat": self.seat,
+            "card": str(self.card),
+            "meld": self.meld,
+            "index": self.index,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +174,7 @@ def _int(data: dict[str, Any], key: str, optional: bool = False) -> Any:
 def _card(data: dict[str, Any], key: str) -> Card:
     value = data.get(key)
     if not isinstance(value, str):
-        raise NotationError(f"{key!r} must be a card such as \"7H\"")
+        raise NotationError(f'{key!r} must be a card such as "7H"')
     return Card.parse(value)
 
 
@@ -169,7 +182,7 @@ def _cards(value: Any, what: str, limit: int = 110) -> tuple[Card, ...]:
     if not isinstance(value, list) or len(value) > limit:
         raise NotationError(f"{what} must be a list of at most {limit} cards")
     if not all(isinstance(v, str) for v in value):
-        raise NotationError(f"{what} must be a list of cards such as \"7H\"")
+        raise NotationError(f'{what} must be a list of cards such as "7H"')
     return parse_cards(value)
 
 
@@ -203,8 +216,9 @@ def action_from_json(data: Any) -> Action:
                 raise NotationError("'end' must be 'low', 'high' or null")
             return LayOff(seat, _card(data, "card"), _int(data, "meld"), end)
         if cls is ExchangeJoker:
-            return ExchangeJoker(seat, _card(data, "card"), _int(data, "meld"),
-                                 _int(data, "index", optional=True))
+            return ExchangeJoker(
+                seat, _card(data, "card"), _int(data, "meld"), _int(data, "index", optional=True)
+            )
         if cls is Discard:
             return Discard(seat, _card(data, "card"))
         if cls is Knock:

@@ -116,8 +116,10 @@ def decode_value(tp: Any, value: Any) -> Any:
         key_type, value_type = get_args(tp)
         if not isinstance(value, dict):
             raise NotationError("expected an object")
-        return {decode_value(key_type, k if key_type is str else int(k)):
-                decode_value(value_type, v) for k, v in value.items()}
+        return {
+            decode_value(key_type, k if key_type is str else int(k)): decode_value(value_type, v)
+            for k, v in value.items()
+        }
     if tp is Card:
         if not isinstance(value, str):
             raise NotationError("expected a card")

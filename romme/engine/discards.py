@@ -37,16 +37,29 @@ from romme.engine.rules import Rules
 __all__ = ["discard_refusal"]
 
 
-def discard_refusal(hand: Sequence[Card], card: Card, *, drew_from_discard: Card | None,
-                    pending_jokers: int, rules: Rules) -> IllegalAction | None:
+def discard_refusal(
+    hand: Sequence[Card],
+    card: Card,
+    *,
+    drew_from_discard: Card | None,
+    pending_jokers: int,
+    rules: Rules,
+) -> IllegalAction | None:
     """Why ``card`` may not be discarded from ``hand`` now, or ``None`` if it may.
     (That the hand holds the card is checked elsewhere.)"""
     plays_pending_joker = card.is_joker and pending_jokers > 0
-    if (not rules.may_return_discard and card == drew_from_discard
-            and not plays_pending_joker and hand.count(card) == 1 and len(hand) > 1):
-        return IllegalAction("you may not discard the card you took from the discard pile",
-                             "cannot_return_discard")
+    if (
+        not rules.may_return_discard
+        and card == drew_from_discard
+        and not plays_pending_joker
+        and hand.count(card) == 1
+        and len(hand) > 1
+    ):
+        return IllegalAction(
+            "you may not discard the card you took from the discard pile", "cannot_return_discard"
+        )
     if pending_jokers - (1 if card.is_joker else 0) > 0:
-        return IllegalAction("the exchanged joker must be laid in a new meld or discarded",
-                             "joker_must_be_played")
+        return IllegalAction(
+            "the exchanged joker must be laid in a new meld or discarded", "joker_must_be_played"
+        )
     return None

@@ -219,14 +219,38 @@ class GameEnded(_EventBase):
 
 
 Event = (
-    RoundStarted | HandDealt | Drew | Restocked | Laid | LaidOff | JokerExchanged
-    | Discarded | Knocked | TurnStarted | HandArranged | RoundEnded | GameEnded
+    RoundStarted
+    | HandDealt
+    | Drew
+    | Restocked
+    | Laid
+    | LaidOff
+    | JokerExchanged
+    | Discarded
+    | Knocked
+    | TurnStarted
+    | HandArranged
+    | RoundEnded
+    | GameEnded
 )
 
 _EVENT_TYPES: dict[str, type[Any]] = {
     cls.type: cls
-    for cls in (RoundStarted, HandDealt, Drew, Restocked, Laid, LaidOff, JokerExchanged,
-                Discarded, Knocked, TurnStarted, HandArranged, RoundEnded, GameEnded)
+    for cls in (
+        RoundStarted,
+        HandDealt,
+        Drew,
+        Restocked,
+        Laid,
+        LaidOff,
+        JokerExchanged,
+        Discarded,
+        Knocked,
+        TurnStarted,
+        HandArranged,
+        RoundEnded,
+        GameEnded,
+    )
 }
 
 

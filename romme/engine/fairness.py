@@ -120,11 +120,9 @@ class Deal:
 def deal_from_seed(seed: bytes, players: int, hand_size: int = 13) -> Deal:
     """The deal of a round from its seed, for ``players`` seats in turn order."""
     deck = shuffled(shoe(), seed)
-    hands = tuple(
-        tuple(deck[i * hand_size:(i + 1) * hand_size]) for i in range(players)
-    )
+    hands = tuple(tuple(deck[i * hand_size : (i + 1) * hand_size]) for i in range(players))
     rest = players * hand_size
-    return Deal(hands=hands, upcard=deck[rest], stock=tuple(deck[rest + 1:]))
+    return Deal(hands=hands, upcard=deck[rest], stock=tuple(deck[rest + 1 :]))
 
 
 def verify_deal(

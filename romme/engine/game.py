@@ -166,16 +166,21 @@ class Game:
     # ------------------------------------------------------------- creation
 
     @classmethod
-    def start(cls, rules: Rules, seats: int, seed: bytes,
-              first_dealer: int | None = None) -> Game:
+    def start(cls, rules: Rules, seats: int, seed: bytes, first_dealer: int | None = None) -> Game:
         """A new game with its first round dealt."""
         game = cls(rules, seats, seed, first_dealer)
         game.apply(NextRound())
         return game
 
     @classmethod
-    def replay(cls, rules: Rules, seats: int, seed: bytes, actions: Iterable[Action],
-               first_dealer: int | None = None) -> Game:
+    def replay(
+        cls,
+        rules: Rules,
+        seats: int,
+        seed: bytes,
+        actions: Iterable[Action],
+        first_dealer: int | None = None,
+    ) -> Game:
         """The game these actions make from a new table (``NextRound`` first)."""
         game = cls(rules, seats, seed, first_dealer)
         for action in actions:
@@ -340,12 +345,17 @@ class Game:
         self.current = order[0]
         self.phase = Phase.DRAW
         self.turn = TurnInfo(opened_before=False)
-        events: list[Event] = [RoundStarted(
-            round_no=self.round_no, dealer=self.dealer, first=self.current,
-            commitment=self.commitment,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            upcard=deal.upcard, stock_count=len(self.stock),
-        )]
+        events: list[Event] = [
+            RoundStarted(
+                round_no=self.round_no,
+                dealer=self.dealer,
+                first=self.current,
+                commitment=self.commitment,
+                hand_sizes=tuple(len(h) for h in self.hands),
+                upcard=deal.upcard,
+                stock_count=len(self.stock),
+            )
+        ]
         events.extend(HandDealt(seat, tuple(self.hands[seat])) for seat in order)
         events.append(TurnStarted(self.current))
         return events
@@ -362,8 +372,9 @@ class Game:
             if self.restocks < self.rules.max_restocks and len(self.discard) > 1:
                 self.restocks += 1
                 top = self.discard[-1]
-                self.stock = shuffled(self.discard[:-1],
-                                      restock_seed(self.round_seed, self.restocks))
+                self.stock = shuffled(
+                    self.discard[:-1], restock_seed(self.round_seed, self.restocks)
+                )
                 self.discard = [top]
                 events.append(Restocked(self.restocks, len(self.stock)))
             else:
@@ -399,10 +410,16 @@ class Game:
             best = min(self.totals[s] for s in in_round)
             winners = tuple(s for s in in_round if self.totals[s] == best)
         result = RoundResult(
-            round_no=self.round_no, winner=winner, hand_rummy=hand_rummy,
-            penalties=tuple(penalties), totals=tuple(self.totals),
-            hands=tuple(tuple(h) for h in self.hands), eliminated=eliminated,
-            seed=self.round_seed.hex(), commitment=self.commitment, ended=ended,
+            round_no=self.round_no,
+            winner=winner,
+            hand_rummy=hand_rummy,
+            penalties=tuple(penalties),
+            totals=tuple(self.totals),
+            hands=tuple(tuple(h) for h in self.hands),
+            eliminated=eliminated,
+            seed=self.round_seed.hex(),
+            commitment=self.commitment,
+            ended=ended,
         )
         self.results.append(result)
         self.knock = None
@@ -450,8 +467,7 @@ class Game:
 
     def _check_keeps_discard(self, seat: int, laying: int) -> None:
         if self.rules.must_discard_to_go_out and laying >= len(self.hands[seat]):
-            raise IllegalAction("keep one card: you must discard to go out",
-                                "must_keep_discard")
+            raise IllegalAction("keep one card: you must discard to go out", "must_keep_discard")
 
     def _lay(self, action: Lay) -> list[Event]:
         seat = action.seat
@@ -466,14 +482,15 @@ class Game:
             if self.rules.opening_single_meld:
                 if max(m.value for m in melds) < need:
                     raise IllegalAction(
-                        f"your first lay-down needs one meld worth {need} points",
-                        "opening_too_low")
+                        f"your first lay-down needs one meld worth {need} points", "opening_too_low"
+                    )
             else:
                 total = sum(m.value for m in melds)
                 if total < need:
                     raise IllegalAction(
                         f"your first lay-down is worth {total}; it needs {need} points",
-                        "opening_too_low")
+                        "opening_too_low",
+                    )
         self._check_keeps_discard(seat, len(all_cards))
         _remove(self.hands[seat], all_cards)
         first = len(self.melds)
@@ -503,8 +520,9 @@ class Game:
         meld = self._table_meld(action.meld)
         self._check_hand(seat, [card])
         if card.is_joker and self.hands[seat].count(JOKER) <= self.turn.pending_jokers:
-            raise IllegalAction("an exchanged joker must go into a new meld or be discarded",
-                                "joker_must_be_played")
+            raise IllegalAction(
+                "an exchanged joker must go into a new meld or be discarded", "joker_must_be_played"
+            )
         try:
             new = meld.with_card(card, action.end, self.rules)
         except InvalidMeld as exc:
@@ -526,19 +544,22 @@ class Game:
         self._check_opened(seat, "exchange a joker")
         meld = self._table_meld(action.meld)
         if card.is_joker:
-            raise IllegalAction("exchange a joker for the natural card it stands for",
-                                "no_joker_there")
+            raise IllegalAction(
+                "exchange a joker for the natural card it stands for", "no_joker_there"
+            )
         self._check_hand(seat, [card])
         if self.turn.pending_jokers and not self.rules.joker_exchange_to_hand:
-            raise IllegalAction("play the joker you exchanged before you take another",
-                                "joker_must_be_played")
+            raise IllegalAction(
+                "play the joker you exchanged before you take another", "joker_must_be_played"
+            )
         positions = meld.exchange_positions(card)
         if not positions:
             raise IllegalAction(f"{card} does not replace a joker in {meld}", "no_joker_there")
         index = positions[0] if action.index is None else action.index
         if index not in positions:
-            raise IllegalAction(f"{card} cannot replace the card at place {index} of {meld}",
-                                "no_joker_there")
+            raise IllegalAction(
+                f"{card} cannot replace the card at place {index} of {meld}", "no_joker_there"
+            )
         new = meld.with_joker_exchanged(card, index)
         self.melds[action.meld] = new
         hand = self.hands[seat]
@@ -553,8 +574,13 @@ class Game:
         seat, card = action.seat, action.card
         hand = self.hands[seat]
         self._check_hand(seat, [card])
-        refusal = discard_refusal(hand, card, drew_from_discard=self.turn.drew_from_discard,
-                                  pending_jokers=self.turn.pending_jokers, rules=self.rules)
+        refusal = discard_refusal(
+            hand,
+            card,
+            drew_from_discard=self.turn.drew_from_discard,
+            pending_jokers=self.turn.pending_jokers,
+            rules=self.rules,
+        )
         if refusal is not None:
             raise refusal
         hand.remove(card)
@@ -566,8 +592,11 @@ class Game:
         self.knock = None
         turn_events = self._begin_turn(next_seat)
         knock_seats: tuple[int, ...] = ()
-        if (self.phase is Phase.DRAW and len(self.stock) >= 2
-                and self.rules.knock_possible(len(self.active_seats()))):
+        if (
+            self.phase is Phase.DRAW
+            and len(self.stock) >= 2
+            and self.rules.knock_possible(len(self.active_seats()))
+        ):
             knock_seats = tuple(s for s in self.active_seats() if s not in (seat, next_seat))
             self.knock = KnockWindow(seat, next_seat, knock_seats)
         return [Discarded(seat, card, knock_seats), *turn_events]
@@ -579,8 +608,9 @@ class Game:
         if self.knock is None or self.phase is not Phase.DRAW:
             raise IllegalAction("there is nothing to knock on now", "no_knock_window")
         if seat not in self.knock.seats:
-            raise IllegalAction("only a player who neither discarded nor is next may knock",
-                                "may_not_knock")
+            raise IllegalAction(
+                "only a player who neither discarded nor is next may knock", "may_not_knock"
+            )
         if len(self.stock) < 2:
             raise IllegalAction("the stock has too few cards to knock", "stock_too_small")
         card = self.discard.pop()
@@ -604,8 +634,9 @@ class Game:
             raise IllegalAction("there is no hand to arrange now", "round_over")
         hand = self.hands[action.seat]
         if Counter(action.cards) != Counter(hand):
-            raise IllegalAction("an arrangement must hold exactly the cards of your hand",
-                                "not_your_hand")
+            raise IllegalAction(
+                "an arrangement must hold exactly the cards of your hand", "not_your_hand"
+            )
         self.hands[action.seat] = list(action.cards)
         return [HandArranged(action.seat, tuple(action.cards))]
 
@@ -632,20 +663,29 @@ class Game:
             "totals": list(self.totals),
             "active": list(self.active),
             "turn": {
-                "drew_from_discard": (None if self.turn.drew_from_discard is None
-                                      else str(self.turn.drew_from_discard)),
+                "drew_from_discard": (
+                    None
+                    if self.turn.drew_from_discard is None
+                    else str(self.turn.drew_from_discard)
+                ),
                 "opened_before": self.turn.opened_before,
                 "pending_jokers": self.turn.pending_jokers,
             },
-            "knock": None if self.knock is None else {
-                "discarder": self.knock.discarder, "next_seat": self.knock.next_seat,
-                "seats": list(self.knock.seats)},
+            "knock": None
+            if self.knock is None
+            else {
+                "discarder": self.knock.discarder,
+                "next_seat": self.knock.next_seat,
+                "seats": list(self.knock.seats),
+            },
             "restocks": self.restocks,
             "stall": self.stall,
             "round_seed": self.round_seed.hex(),
             "commitment": self.commitment,
-            "history": [{"seat": h.seat, "move": h.move, "cards": [str(c) for c in h.cards]}
-                        for h in self.history],
+            "history": [
+                {"seat": h.seat, "move": h.move, "cards": [str(c) for c in h.cards]}
+                for h in self.history
+            ],
             "results": [r.to_json() for r in self.results],
             "winners": list(self.winners),
         }
@@ -657,8 +697,9 @@ class Game:
             raise NotationError("a game state is a JSON object")
         try:
             rules = Rules.from_json(data["rules"])
-            game = cls(rules, int(data["seats"]), bytes.fromhex(data["seed"]),
-                       int(data["first_dealer"]))
+            game = cls(
+                rules, int(data["seats"]), bytes.fromhex(data["seed"]), int(data["first_dealer"])
+            )
             game.version = int(data["version"])
             game.phase = Phase(data["phase"])
             game.round_no = int(data["round_no"])
@@ -674,19 +715,30 @@ class Game:
             game.active = [bool(x) for x in data["active"]]
             turn = data["turn"]
             game.turn = TurnInfo(
-                None if turn["drew_from_discard"] is None
+                None
+                if turn["drew_from_discard"] is None
                 else Card.parse(turn["drew_from_discard"]),
-                bool(turn["opened_before"]), int(turn["pending_jokers"]))
+                bool(turn["opened_before"]),
+                int(turn["pending_jokers"]),
+            )
             knock = data["knock"]
-            game.knock = None if knock is None else KnockWindow(
-                int(knock["discarder"]), int(knock["next_seat"]),
-                tuple(int(s) for s in knock["seats"]))
+            game.knock = (
+                None
+                if knock is None
+                else KnockWindow(
+                    int(knock["discarder"]),
+                    int(knock["next_seat"]),
+                    tuple(int(s) for s in knock["seats"]),
+                )
+            )
             game.restocks = int(data["restocks"])
             game.stall = int(data.get("stall", 0))
             game.round_seed = bytes.fromhex(data["round_seed"])
             game.commitment = str(data["commitment"])
-            game.history = [HistoryEntry(int(h["seat"]), str(h["move"]),
-                                         parse_cards(h["cards"])) for h in data["history"]]
+            game.history = [
+                HistoryEntry(int(h["seat"]), str(h["move"]), parse_cards(h["cards"]))
+                for h in data["history"]
+            ]
             game.results = [RoundResult.from_json(r) for r in data["results"]]
             game.winners = decode_value(tuple[int, ...], data["winners"])
         except NotationError:

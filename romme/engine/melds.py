@@ -160,9 +160,7 @@ class Meld:
 
     def describe(self) -> str:
         """One line: kind, value and what each joker stands for."""
-        jokers = [
-            f"XX={self.stands_for(i)}" for i, c in enumerate(self.cards) if c.is_joker
-        ]
+        jokers = [f"XX={self.stands_for(i)}" for i, c in enumerate(self.cards) if c.is_joker]
         extra = f" ({', '.join(jokers)})" if jokers else ""
         return f"{self.kind.value}, {self.value} points{extra}"
 
@@ -189,13 +187,13 @@ class Meld:
         if len(self.cards) >= 13:
             return ()
         ends: list[End | None] = []
-        if self.start > 1 and (card.is_joker or (
-            card.suit == self.suit and _matches_position(card, self.start - 1)
-        )):
+        if self.start > 1 and (
+            card.is_joker or (card.suit == self.suit and _matches_position(card, self.start - 1))
+        ):
             ends.append("low")
-        if self.end < 14 and (card.is_joker or (
-            card.suit == self.suit and _matches_position(card, self.end + 1)
-        )):
+        if self.end < 14 and (
+            card.is_joker or (card.suit == self.suit and _matches_position(card, self.end + 1))
+        ):
             ends.append("high")
         return tuple(ends)
 
@@ -249,8 +247,7 @@ class Meld:
     # -------------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "cards": [str(c) for c in self.cards],
-                "start": self.start}
+        return {"kind": self.kind.value, "cards": [str(c) for c in self.cards], "start": self.start}
 
     @classmethod
     def from_json(cls, data: Any, rules: Rules) -> Meld:
@@ -277,8 +274,10 @@ def _basic_reason(cards: tuple[Card, ...], rules: Rules) -> str | None:
     naturals = [c for c in cards if not c.is_joker]
     jokers = len(cards) - len(naturals)
     if len(naturals) < rules.min_natural_cards:
-        return (f"a meld needs at least {rules.min_natural_cards} natural cards "
-                "(otherwise nobody can tell a group from a sequence)")
+        return (
+            f"a meld needs at least {rules.min_natural_cards} natural cards "
+            "(otherwise nobody can tell a group from a sequence)"
+        )
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
         return f"at most {rules.max_jokers_per_meld} joker(s) per meld"
     if len({c.rank for c in naturals}) == 1:
@@ -319,8 +318,10 @@ def _sequence(cards: tuple[Card, ...]) -> Meld | None:
 def _sequence_reason(cards: tuple[Card, ...]) -> str:
     ranks = {c.rank for c in cards if not c.is_joker}
     if {13, 1, 2} <= ranks:
-        return ("K-A-2 is no sequence: the ace is low (A-2-3) or high (Q-K-A), "
-                "never both ('around the corner')")
+        return (
+            "K-A-2 is no sequence: the ace is low (A-2-3) or high (Q-K-A), "
+            "never both ('around the corner')"
+        )
     if len(ranks) < len([c for c in cards if not c.is_joker]):
         return "a sequence may not hold the same rank twice"
     return "the cards are not in consecutive order (a joker stands for the card at its place)"

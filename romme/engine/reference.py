@@ -54,8 +54,11 @@ def cheapest_discard(view: SeatView) -> Card:
         options = naturals
     return min(
         options,
-        key=lambda c: (solve(_without(view.hand, c), rules).penalty,
-                       -card_penalty(c, rules), c.code),
+        key=lambda c: (
+            solve(_without(view.hand, c), rules).penalty,
+            -card_penalty(c, rules),
+            c.code,
+        ),
     )
 
 
@@ -152,9 +155,12 @@ def reference_action(view: SeatView) -> Action | None:
 Policy = Callable[[SeatView], "Action | None"]
 
 
-def play_game(game: Game, policies: Sequence[Policy] | Policy = reference_action,
-              max_actions: int = 100_000,
-              on_action: Callable[[Game, Action], None] | None = None) -> list[Action]:
+def play_game(
+    game: Game,
+    policies: Sequence[Policy] | Policy = reference_action,
+    max_actions: int = 100_000,
+    on_action: Callable[[Game, Action], None] | None = None,
+) -> list[Action]:
     """Play ``game`` to its end with one policy per seat (or one for all);
     return the actions applied. Between rounds the table deals the next round.
     After each discard, seats that may knock are asked first, in turn order; a

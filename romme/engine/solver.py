@@ -88,8 +88,9 @@ def _position_value(position: int) -> int:
     return 1 if position == 1 else 11 if position == 14 else min(position, 10)
 
 
-_PREFIX: tuple[int, ...] = tuple(sum(_position_value(p) for p in range(1, n + 1))
-                                 for n in range(15))
+_PREFIX: tuple[int, ...] = tuple(
+    sum(_position_value(p) for p in range(1, n + 1)) for n in range(15)
+)
 """``_PREFIX[b] - _PREFIX[a - 1]``: the value of sequence positions ``a..b``."""
 _GROUP_VALUE: tuple[int, ...] = tuple(11 if r == 0 else min(r + 1, 10) for r in range(13))
 """Value of one card of a group, by rank index (rank - 1)."""
@@ -180,13 +181,13 @@ def _options(m: int, c: int, kmax: int, min_nat: int) -> list[_Option]:
                 length = q - p + 1
                 free = kmax - k
                 room = 13 - length
-                for e in range(3 - length if length < 3 else 0,
-                               (free if free < room else room) + 1):
+                for e in range(
+                    3 - length if length < 3 else 0, (free if free < room else room) + 1
+                ):
                     high = e if e <= 14 - q else 14 - q
                     lo = p - (e - high)
                     hi = q + high
-                    out.append((m0 - d2, k + e, prefix[hi] - prefix[lo - 1],
-                                (1, s, lo, hi, t2)))
+                    out.append((m0 - d2, k + e, prefix[hi] - prefix[lo - 1], (1, s, lo, hi, t2)))
             stack.append((q + 1, d2, t2, n + 1, k))
         if k < kmax:
             stack.append((q + 1, delta, taken, n, k + 1))
@@ -206,11 +207,13 @@ def _options(m: int, c: int, kmax: int, min_nat: int) -> list[_Option]:
                     length = 15 - q
                     free = kmax - k
                     room = 13 - length
-                    for e in range(3 - length if length < 3 else 0,
-                                   (free if free < room else room) + 1):
+                    for e in range(
+                        3 - length if length < 3 else 0, (free if free < room else room) + 1
+                    ):
                         lo = q - e
-                        out.append((m0 - d2, k + e, prefix[14] - prefix[lo - 1],
-                                    (1, s, lo, 14, t2)))
+                        out.append(
+                            (m0 - d2, k + e, prefix[14] - prefix[lo - 1], (1, s, lo, 14, t2))
+                        )
                 stack.append((q - 1, d2, t2, n + 1, k))
             if k < kmax:
                 stack.append((q - 1, delta, taken, n, k + 1))
@@ -284,8 +287,11 @@ def _prepare(hand: Sequence[Card], rules: Rules) -> _Prepared:
             if runs[s] & self_bits:
                 meldable[code] = True
         else:
-            near = (window << 1 >> width) | (window << 14 >> width) if r == 0 else (
-                window << (r + 1) >> width)
+            near = (
+                (window << 1 >> width) | (window << 14 >> width)
+                if r == 0
+                else (window << (r + 1) >> width)
+            )
             if pos[s] & near & ~self_bits:
                 meldable[code] = True
     if not any(meldable):
@@ -381,15 +387,26 @@ def _build(prep: _Prepared, descs: list[_Desc]) -> Arrangement:
     spare = prep.jokers - used[52]
     left.extend([JOKER] * spare)
     penalty += spare * prep.tables.joker_penalty
-    return Arrangement(tuple(meld for _, meld in melds), tuple(left), penalty,
-                       sum(meld.value for _, meld in melds))
+    return Arrangement(
+        tuple(meld for _, meld in melds), tuple(left), penalty, sum(meld.value for _, meld in melds)
+    )
 
 
 class _Search:
     """The memoised searches over the components of one hand."""
 
-    __slots__ = ("best_memo", "big_memo", "front_memo", "pen", "jpk", "jp",
-                 "min_nat", "max_jokers", "shift", "opening")
+    __slots__ = (
+        "best_memo",
+        "big_memo",
+        "front_memo",
+        "pen",
+        "jpk",
+        "jp",
+        "min_nat",
+        "max_jokers",
+        "shift",
+        "opening",
+    )
 
     def __init__(self, prep: _Prepared) -> None:
         tables = prep.tables
@@ -441,8 +458,7 @@ class _Search:
             result = (sub[0] + self.pen[c] * _SCALE, sub[1])
         kmax = j if j < self.max_jokers else self.max_jokers
         for rest, k, value, desc in _options(m, c, kmax, self.min_nat):
-            found = (self.best(rest, j - k) if value >= self.opening
-                     else self.best_big(rest, j - k))
+            found = self.best(rest, j - k) if value >= self.opening else self.best_big(rest, j - k)
             if found is not None and (result is None or found[0] - value < result[0]):
                 result = (found[0] - value, (desc, found[1]))
         self.big_memo[key] = result
@@ -463,8 +479,7 @@ class _Search:
         points = [(p + cost, q, chain) for p, q, chain in self.front(m - _ONE[c], j)]
         kmax = j if j < self.max_jokers else self.max_jokers
         for rest, k, value, desc in _options(m, c, kmax, self.min_nat):
-            points.extend((p, q + value, (desc, chain))
-                          for p, q, chain in self.front(rest, j - k))
+            points.extend((p, q + value, (desc, chain)) for p, q, chain in self.front(rest, j - k))
         result = _prune(points, self.opening)
         self.front_memo[key] = result
         return result

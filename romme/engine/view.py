@@ -69,8 +69,9 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.seat == self.current and self.phase in (
-            "draw", "play")
+        return (
+            self.seat is not None and self.seat == self.current and self.phase in ("draw", "play")
+        )
 
     def to_json(self) -> dict[str, Any]:
         return to_json_fields(self)
@@ -122,8 +123,9 @@ def view_for(game: Game, seat: int | None) -> SeatView:
 
 def _group_candidates(hand: Counter[Card], rules: Rules) -> Iterator[tuple[Card, ...]]:
     jokers = hand[JOKER]
-    max_jokers = jokers if rules.max_jokers_per_meld is None else min(
-        jokers, rules.max_jokers_per_meld)
+    max_jokers = (
+        jokers if rules.max_jokers_per_meld is None else min(jokers, rules.max_jokers_per_meld)
+    )
     for rank in range(1, 14):
         present = [Card.natural(rank, s) for s in Suit if hand[Card.natural(rank, s)]]
         for size in range(rules.min_natural_cards, len(present) + 1):
@@ -134,8 +136,9 @@ def _group_candidates(hand: Counter[Card], rules: Rules) -> Iterator[tuple[Card,
 
 def _sequence_candidates(hand: Counter[Card], rules: Rules) -> Iterator[tuple[Card, ...]]:
     jokers = hand[JOKER]
-    max_jokers = jokers if rules.max_jokers_per_meld is None else min(
-        jokers, rules.max_jokers_per_meld)
+    max_jokers = (
+        jokers if rules.max_jokers_per_meld is None else min(jokers, rules.max_jokers_per_meld)
+    )
     for suit in Suit:
         present = {p for p in range(1, 15) if hand[position_card(p, suit)]}
         for low in sorted(present):
@@ -245,6 +248,15 @@ def discardable_cards(view: SeatView) -> list[Card]:
     """The distinct cards this seat may discard now, ordered by code (the rule is
     :func:`romme.engine.discards.discard_refusal`)."""
     hand = view.hand
-    return [card for card in sorted(set(hand))
-            if discard_refusal(hand, card, drew_from_discard=view.drew_from_discard,
-                               pending_jokers=view.pending_jokers, rules=view.rules) is None]
+    return [
+        card
+        for card in sorted(set(hand))
+        if discard_refusal(
+            hand,
+            card,
+            drew_from_discard=view.drew_from_discard,
+            pending_jokers=view.pending_jokers,
+            rules=view.rules,
+        )
+        is None
+    ]

@@ -52,9 +52,16 @@ log = logging.getLogger("romme.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024
 
-_STATUS = {"nickname_taken": 409, "nickname_confusable": 409, "bad_credentials": 401,
-           "not_authenticated": 401, "no_such_player": 404, "no_such_game": 404,
-           "no_such_session": 404, "too_large": 413}
+_STATUS = {
+    "nickname_taken": 409,
+    "nickname_confusable": 409,
+    "bad_credentials": 401,
+    "not_authenticated": 401,
+    "no_such_player": 404,
+    "no_such_game": 404,
+    "no_such_session": 404,
+    "too_large": 413,
+}
 """HTTP status per error code (400 for the others; limits answer 429, see
 ``_limit_reached``)."""
 _GAME_ID = re.compile(r"[0-9]{1,10}\Z")
@@ -74,8 +81,7 @@ class ServerState:
         self.echo_groups: dict[str, set[WebSocket]] = {}
 
     async def open(self) -> None:
-        self.store = await Store.open(self.db_url,
-                                      accounts_per_hour=self.options.accounts_per_hour)
+        self.store = await Store.open(self.db_url, accounts_per_hour=self.options.accounts_per_hour)
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)
         await self.hub.start()
@@ -90,15 +96,18 @@ class ServerState:
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}},
-                        status_code=status or _STATUS.get(code, 400))
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status or _STATUS.get(code, 400)
+    )
 
 
 def _limit_reached(exc: LimitReached) -> JSONResponse:
     """429 with the seconds to wait, in the body and in ``Retry-After``."""
     return JSONResponse(
         {"error": {"code": exc.code, "message": exc.message, "retry_after": exc.retry_after}},
-        status_code=429, headers={"Retry-After": str(exc.retry_after)})
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
 
 
 def client_address(request: Request) -> str:
@@ -141,8 +150,9 @@ def _text(body: dict[str, Any], key: str) -> str:
     return value
 
 
-def create_app(db_url: str | None = None, options: ServerOptions | None = None,
-               clock: Clock | None = None) -> Starlette:
+def create_app(
+    db_url: str | None = None, options: ServerOptions | None = None, clock: Clock | None = None
+) -> Starlette:
     """The romme server as an ASGI app (``db_url``: SQLAlchemy URL; default SQLite
     in ``./var``)."""
     options = options or ServerOptions()
@@ -175,17 +185,27 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         the client had is revoked: a session id never outlives a login) in the cookie."""
         cookie = session_cookie(request)
         token = await store().create_session(
-            player.id, client_address(request), request.headers.get("user-agent", ""),
-            replacing=None if cookie is None else cookie[1])
+            player.id,
+            client_address(request),
+            request.headers.get("user-agent", ""),
+            replacing=None if cookie is None else cookie[1],
+        )
         response = JSONResponse({"player": player.to_json()})
-        response.set_cookie(COOKIE_NAME, state.sessions.cookie(player.id, token),
-                            max_age=SESSION_MAX_AGE, path="/", httponly=True, samesite="lax",
-                            secure=secure(request))
+        response.set_cookie(
+            COOKIE_NAME,
+            state.sessions.cookie(player.id, token),
+            max_age=SESSION_MAX_AGE,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=secure(request),
+        )
         return response
 
     def signed_out(request: Request, response: Response) -> Response:
-        response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax",
-                               secure=secure(request))
+        response.delete_cookie(
+            COOKIE_NAME, path="/", httponly=True, samesite="lax", secure=secure(request)
+        )
         return response
 
     async def api(request: Request, handler: Any) -> Response:
@@ -207,18 +227,24 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 db_ok = True
             except Exception:
                 db_ok = False
-        counts = state.hub.health() if state.hub is not None else {
-            "tables": 0, "connections": 0, "unrestored_tables": []}
+        counts = (
+            state.hub.health()
+            if state.hub is not None
+            else {"tables": 0, "connections": 0, "unrestored_tables": []}
+        )
         ok = db_ok and state.hub is not None and not state.hub.shutting_down
         return JSONResponse({"ok": ok, "db": db_ok, **counts}, status_code=200 if ok else 503)
 
     async def guest(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            player = await hub().guests.sign_in(await session_player(request),
-                                                _text(body, "nickname"),
-                                                address=client_address(request))
+            player = await hub().guests.sign_in(
+                await session_player(request),
+                _text(body, "nickname"),
+                address=client_address(request),
+            )
             return await signed_in(request, player)
+
         return await api(request, run)
 
     async def register(request: Request) -> Response:
@@ -226,17 +252,24 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             body = await _body(request)
             me = await session_player(request)
             guest_id = me.id if me is not None and me.guest else None
-            player = await store().register(_text(body, "nickname"), _text(body, "password"),
-                                            guest_id=guest_id, address=client_address(request))
+            player = await store().register(
+                _text(body, "nickname"),
+                _text(body, "password"),
+                guest_id=guest_id,
+                address=client_address(request),
+            )
             return await signed_in(request, player)
+
         return await api(request, run)
 
     async def login(request: Request) -> Response:
         async def run(request: Request) -> Response:
             body = await _body(request)
-            player = await store().login(_text(body, "nickname"), _text(body, "password"),
-                                         address=client_address(request))
+            player = await store().login(
+                _text(body, "nickname"), _text(body, "password"), address=client_address(request)
+            )
             return await signed_in(request, player)
+
         return await api(request, run)
 
     async def logout(request: Request) -> Response:
@@ -257,6 +290,7 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 else:
                     await store().revoke_sessions(me.id, token=cookie[1])
             return signed_out(request, JSONResponse({"ok": True}))
+
         return await api(request, run)
 
     async def sessions(request: Request) -> Response:
@@ -275,12 +309,15 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
             cookie = session_cookie(request)
             if me is None or cookie is None:
                 return _error("not_authenticated", "log in first")
-            current = any(s["current"] and s["id"] == session_id
-                          for s in await store().sessions(me.id, cookie[1]))
+            current = any(
+                s["current"] and s["id"] == session_id
+                for s in await store().sessions(me.id, cookie[1])
+            )
             if not await store().revoke_sessions(me.id, session_id=session_id):
                 return _error("no_such_session", "you have no such session")
             response = JSONResponse({"ok": True})
             return signed_out(request, response) if current else response
+
         return await api(request, run)
 
     async def me(request: Request) -> Response:
@@ -315,8 +352,10 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         return JSONResponse({"tables": hub().running_tables()})
 
     async def no_client(request: Request) -> Response:
-        return HTMLResponse("<!doctype html><title>romme</title><p>romme server is running. "
-                            "The web client is not installed.</p>")
+        return HTMLResponse(
+            "<!doctype html><title>romme</title><p>romme server is running. "
+            "The web client is not installed.</p>"
+        )
 
     # ---------------------------------------------------------- websocket
 
@@ -332,9 +371,16 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
         if player is None or state.hub is None or state.hub.shutting_down:
             code = "not_authenticated" if player is None else "shutting_down"
             with contextlib.suppress(Exception):
-                await websocket.send_text(dumps(error_message(
-                    code, "log in first (POST /api/guest or /api/login)"
-                    if code == "not_authenticated" else "the server is restarting")))
+                await websocket.send_text(
+                    dumps(
+                        error_message(
+                            code,
+                            "log in first (POST /api/guest or /api/login)"
+                            if code == "not_authenticated"
+                            else "the server is restarting",
+                        )
+                    )
+                )
                 await websocket.close(code=4401 if player is None else 1012)
             return
         the_hub = hub()
@@ -352,22 +398,27 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
                 if not limiter.allow():
                     if refuse(conn):
                         break
-                    conn.send_json(error_message("rate_limited", "too many messages; slow down",
-                                                 frame_id(message)))
+                    conn.send_json(
+                        error_message(
+                            "rate_limited", "too many messages; slow down", frame_id(message)
+                        )
+                    )
                     continue
                 if text is None:
                     if refuse(conn):
                         break
-                    conn.send_json(error_message("bad_json", "send JSON in text frames",
-                                                 frame_id(message)))
+                    conn.send_json(
+                        error_message("bad_json", "send JSON in text frames", frame_id(message))
+                    )
                     continue
                 try:
                     parsed, msg_id = parse_message(text, options.max_message_bytes)
                 except ProtocolError as exc:
                     if refuse(conn):
                         break
-                    conn.send_json(error_message(exc.code, exc.message,
-                                                 getattr(exc, "msg_id", None)))
+                    conn.send_json(
+                        error_message(exc.code, exc.message, getattr(exc, "msg_id", None))
+                    )
                     continue
                 await the_hub.handle(conn, parsed, msg_id)
         except ConnectionRefused as exc:
@@ -423,8 +474,10 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await state.open()
-        log.info("server_started", extra={"db": _safe_url(state.db_url),
-                                          "time_scale": options.time_scale})
+        log.info(
+            "server_started",
+            extra={"db": _safe_url(state.db_url), "time_scale": options.time_scale},
+        )
         try:
             yield
         finally:
@@ -455,9 +508,14 @@ def create_app(db_url: str | None = None, options: ServerOptions | None = None,
     # Text (scripts, styles, SVG cards, JSON) goes out compressed when the client
     # accepts it; WebSockets pass through untouched.
     # Every HTTP request first passes the guard (cross-site refusals, security headers).
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(HttpGuard),
-                                Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(HttpGuard),
+            Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6),
+        ],
+    )
     app.state.romme = state
     return app
 

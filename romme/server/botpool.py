@@ -69,16 +69,21 @@ class BotPool:
         # Workers are spawned as the server's own children (not forked from a process
         # with threads and open sockets) and watch it: they end when it ends.
         context = multiprocessing.get_context("spawn")
-        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
-                                             initializer=_follow_parent,
-                                             initargs=(os.getpid(),))
+        self._executor = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=_follow_parent,
+            initargs=(os.getpid(),),
+        )
         loop = asyncio.get_running_loop()
-        pids = await asyncio.gather(*(loop.run_in_executor(self._executor, _warm_up)
-                                      for _ in range(self.workers)))
+        pids = await asyncio.gather(
+            *(loop.run_in_executor(self._executor, _warm_up) for _ in range(self.workers))
+        )
         log.info("bot_workers_started", extra={"pids": sorted(set(pids))})
 
-    async def decide(self, level: str, seed: int,
-                     view_json: dict[str, Any]) -> dict[str, Any] | None:
+    async def decide(
+        self, level: str, seed: int, view_json: dict[str, Any]
+    ) -> dict[str, Any] | None:
         if self._executor is None:
             return _decide(level, seed, view_json)
         loop = asyncio.get_running_loop()
@@ -94,4 +99,5 @@ class BotPool:
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.get_running_loop().run_in_executor(
-                None, lambda: executor.shutdown(wait=True, cancel_futures=True))
+                None, lambda: executor.shutdown(wait=True, cancel_futures=True)
+            )

@@ -105,8 +105,9 @@ def _number(text: str, convert: Callable[[str], float], low: float, strict: bool
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if value < low or (strict and value == low):
-        raise argparse.ArgumentTypeError(f"must be {'greater than' if strict else 'at least'} "
-                                         f"{low:g}")
+        raise argparse.ArgumentTypeError(
+            f"must be {'greater than' if strict else 'at least'} {low:g}"
+        )
     return value
 
 
@@ -128,19 +129,34 @@ def _at_least_one(text: str) -> int:
 
 _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
     ("max_connections_per_player", _count, "N", "WebSocket connections per player; 0: any"),
-    ("max_connections_per_address", _count, "N",
-     "WebSocket connections per network address; 0: any"),
+    (
+        "max_connections_per_address",
+        _count,
+        "N",
+        "WebSocket connections per network address; 0: any",
+    ),
     ("max_waiting_tables", _count, "N", "waiting tables one player may host; 0: any"),
-    ("waiting_table_grace", _seconds, "S",
-     "seconds a waiting table outlives its host's last connection"),
-    ("invitations_per_minute", _count, "N",
-     "invitations one player may send per minute; 0: any"),
-    ("accounts_per_hour", _count, "N",
-     "new accounts (guests and registrations) one address may create in an hour; 0: any"),
+    (
+        "waiting_table_grace",
+        _seconds,
+        "S",
+        "seconds a waiting table outlives its host's last connection",
+    ),
+    ("invitations_per_minute", _count, "N", "invitations one player may send per minute; 0: any"),
+    (
+        "accounts_per_hour",
+        _count,
+        "N",
+        "new accounts (guests and registrations) one address may create in an hour; 0: any",
+    ),
     ("rate_per_second", _positive, "N", "WebSocket messages per second per connection"),
     ("rate_burst", _at_least_one, "N", "WebSocket messages allowed in a burst"),
-    ("max_refused_per_minute", _count, "N",
-     "refused messages in a minute before a connection is closed with 4429; 0: any"),
+    (
+        "max_refused_per_minute",
+        _count,
+        "N",
+        "refused messages in a minute before a connection is closed with 4429; 0: any",
+    ),
 )
 """The abuse limits on the command line: option field, parser, metavar, help."""
 
@@ -148,51 +164,108 @@ _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help=f"SQLAlchemy database URL (default {DEFAULT_DB_URL}; "
-                        "PostgreSQL: postgresql+asyncpg://user:password@host/db)")
-    parser.add_argument("--time-scale", type=_positive, default=1.0, metavar="X",
-                        help="run every game clock X times faster (tests)")
-    parser.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
-                        help="seconds a computer opponent thinks before a move (default 1)")
-    parser.add_argument("--bot-workers", type=int, default=1, metavar="N",
-                        help="worker processes for the computer opponents (default 1)")
-    parser.add_argument("--next-round-seconds", type=float, default=30.0, metavar="S",
-                        help="wait this long for 'Next' after a round (default 30)")
-    parser.add_argument("--log-level", default="info",
-                        choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help=f"SQLAlchemy database URL (default {DEFAULT_DB_URL}; "
+        "PostgreSQL: postgresql+asyncpg://user:password@host/db)",
+    )
+    parser.add_argument(
+        "--time-scale",
+        type=_positive,
+        default=1.0,
+        metavar="X",
+        help="run every game clock X times faster (tests)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds a computer opponent thinks before a move (default 1)",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes for the computer opponents (default 1)",
+    )
+    parser.add_argument(
+        "--next-round-seconds",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="wait this long for 'Next' after a round (default 30)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+    )
     parser.add_argument("--access-log", action="store_true", help="log every HTTP request")
-    parser.add_argument("--secret-file", default="var/secret", metavar="PATH",
-                        help="session secret, created if missing (or set ROMME_SECRET)")
-    parser.add_argument("--housekeeping-seconds", type=_positive, default=3600.0, metavar="S",
-                        help="seconds between two runs of the housekeeping: expired "
-                        "guests' nicknames, old lobby chat and invitations (default 3600)")
-    parser.add_argument("--guest-hold-seconds", type=_positive, default=120.0, metavar="S",
-                        help="seconds a guest's nickname stays its own after its last "
-                        "connection closed (default 120)")
+    parser.add_argument(
+        "--secret-file",
+        default="var/secret",
+        metavar="PATH",
+        help="session secret, created if missing (or set ROMME_SECRET)",
+    )
+    parser.add_argument(
+        "--housekeeping-seconds",
+        type=_positive,
+        default=3600.0,
+        metavar="S",
+        help="seconds between two runs of the housekeeping: expired "
+        "guests' nicknames, old lobby chat and invitations (default 3600)",
+    )
+    parser.add_argument(
+        "--guest-hold-seconds",
+        type=_positive,
+        default=120.0,
+        metavar="S",
+        help="seconds a guest's nickname stays its own after its last "
+        "connection closed (default 120)",
+    )
     limits = parser.add_argument_group("abuse limits (docs/security.md)")
     defaults = ServerOptions()
     for name, kind, metavar, text in _LIMITS:
         default = getattr(defaults, name)
-        limits.add_argument("--" + name.replace("_", "-"), type=kind, default=default,
-                            metavar=metavar, help=f"{text} (default {default:g})")
-    parser.add_argument("--bench-echo", action="store_true",
-                        help="expose /bench/echo for bench/bench_server.py")
-    parser.add_argument("--cookie-secure", action="store_true",
-                        help="always mark the session cookie Secure (it is anyway on "
-                        "requests that came over HTTPS)")
-    parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
-                        help="comma-separated addresses of proxies trusted to set "
-                        "X-Forwarded-For and X-Forwarded-Proto ('*': any; default: "
-                        "$FORWARDED_ALLOW_IPS, else 127.0.0.1)")
+        limits.add_argument(
+            "--" + name.replace("_", "-"),
+            type=kind,
+            default=default,
+            metavar=metavar,
+            help=f"{text} (default {default:g})",
+        )
+    parser.add_argument(
+        "--bench-echo", action="store_true", help="expose /bench/echo for bench/bench_server.py"
+    )
+    parser.add_argument(
+        "--cookie-secure",
+        action="store_true",
+        help="always mark the session cookie Secure (it is anyway on "
+        "requests that came over HTTPS)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses of proxies trusted to set "
+        "X-Forwarded-For and X-Forwarded-Proto ('*': any; default: "
+        "$FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
 
 
 def options_from_args(args: argparse.Namespace) -> ServerOptions:
     return ServerOptions(
-        time_scale=args.time_scale, bot_delay=max(0.0, args.bot_delay),
-        bot_workers=max(0, args.bot_workers), secret_file=Path(args.secret_file),
-        next_round_seconds=args.next_round_seconds, bench_echo=args.bench_echo,
+        time_scale=args.time_scale,
+        bot_delay=max(0.0, args.bot_delay),
+        bot_workers=max(0, args.bot_workers),
+        secret_file=Path(args.secret_file),
+        next_round_seconds=args.next_round_seconds,
+        bench_echo=args.bench_echo,
         housekeeping_seconds=args.housekeeping_seconds,
         guest_hold_seconds=args.guest_hold_seconds,
-        cookie_secure=args.cookie_secure, forwarded_allow_ips=args.forwarded_allow_ips,
-        **{name: getattr(args, name) for name, *_ in _LIMITS})
+        cookie_secure=args.cookie_secure,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        **{name: getattr(args, name) for name, *_ in _LIMITS},
+    )

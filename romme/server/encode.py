@@ -72,8 +72,10 @@ class ViewEncoder:
             "stock_count": view.stock_count,
             "discard_top": None if top is None else _card(top),
             "discard_count": view.discard_count,
-            "melds": [{"kind": m.kind.value, "cards": _cards(m.cards), "start": m.start}
-                      for m in view.melds],
+            "melds": [
+                {"kind": m.kind.value, "cards": _cards(m.cards), "start": m.start}
+                for m in view.melds
+            ],
             "meld_owners": list(view.meld_owners),
             "opened": list(view.opened),
             "totals": list(view.totals),
@@ -84,8 +86,9 @@ class ViewEncoder:
             "knock_seats": list(view.knock_seats),
             "restocks": view.restocks,
             "commitment": view.commitment,
-            "history": [{"seat": h.seat, "move": h.move, "cards": _cards(h.cards)}
-                        for h in view.history],
+            "history": [
+                {"seat": h.seat, "move": h.move, "cards": _cards(h.cards)} for h in view.history
+            ],
             "results": [self._result(r) for r in view.results],
             "winners": list(view.winners),
             "stall": view.stall,

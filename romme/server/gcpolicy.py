@@ -56,8 +56,14 @@ class GcPolicy:
             found = gc.collect()
             gc.freeze()
             self._last_full = self._last_freeze = now
-            log.info("gc_full", extra={"ms": round((time.perf_counter() - started) * 1000, 1),
-                                       "collected": found, "frozen": gc.get_freeze_count()})
+            log.info(
+                "gc_full",
+                extra={
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    "collected": found,
+                    "frozen": gc.get_freeze_count(),
+                },
+            )
             return "full"
         if self.freeze_every and now - self._last_freeze >= self.freeze_every:
             gc.freeze()

@@ -68,15 +68,19 @@ class GuestNames:
             if since < limit:
                 del self._held_at[player_id]
 
-    async def sign_in(self, me: PlayerRecord | None, nickname: str,
-                      address: str | None = None) -> PlayerRecord:
+    async def sign_in(
+        self, me: PlayerRecord | None, nickname: str, address: str | None = None
+    ) -> PlayerRecord:
         """The guest for ``POST /api/guest``: the same one for the same browser and
         nickname, else a new guest, taking over the nickname of a guest that no
         longer holds it. ``address``: the client's, counted against the new
         accounts one address may create (``too_many_accounts``)."""
         store = self.hub.store
-        if (me is not None and me.guest
-                and accounts.lookup_key(nickname) == accounts.nickname_key(me.nickname)):
+        if (
+            me is not None
+            and me.guest
+            and accounts.lookup_key(nickname) == accounts.nickname_key(me.nickname)
+        ):
             player = me
         else:
             try:

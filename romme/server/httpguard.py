@@ -85,8 +85,9 @@ def foreign_origin(headers: Mapping[str, str], scheme: str) -> bool:
     return own is None or other != own
 
 
-def _refusal(headers: Mapping[str, str], scheme: str, method: str,
-             has_body: bool) -> tuple[int, str, str] | None:
+def _refusal(
+    headers: Mapping[str, str], scheme: str, method: str, has_body: bool
+) -> tuple[int, str, str] | None:
     if method in _SAFE_METHODS:
         return None
     site = headers.get("sec-fetch-site")
@@ -109,17 +110,23 @@ class HttpGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope["headers"]}
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
         refusal = _refusal(headers, scope.get("scheme", "http"), scope["method"], has_body)
         if refusal is not None:
             status, code, message = refusal
             body = json.dumps({"error": {"code": code, "message": message}}).encode()
-            await send({"type": "http.response.start", "status": status,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(body)).encode()),
-                                    *SECURITY_HEADERS]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        *SECURITY_HEADERS,
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return
 

@@ -110,8 +110,13 @@ class Connection:
 
     _ids = 0
 
-    def __init__(self, hub: Hub, websocket: WebSocket | None, player: PlayerRecord,
-                 address: str | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        websocket: WebSocket | None,
+        player: PlayerRecord,
+        address: str | None = None,
+    ) -> None:
         Connection._ids += 1
         self.id = Connection._ids
         self.hub = hub
@@ -196,8 +201,9 @@ class Connection:
 class Hub:
     """The lobby and the registry of tables and connections."""
 
-    def __init__(self, store: Store, options: ServerOptions, clock: Clock,
-                 botpool: BotPool) -> None:
+    def __init__(
+        self, store: Store, options: ServerOptions, clock: Clock, botpool: BotPool
+    ) -> None:
         self.store = store
         self.options = options
         self.clock = clock
@@ -298,17 +304,27 @@ class Hub:
         rules = Rules.from_json(record.rules)
         seats = [SeatState.from_store(s) for s in record.seats]
         host = await self.store.get_player(record.host_id)
-        table = TableActor(self, record.id, record.host_id,
-                           host.nickname if host else "?", settings, rules, seats,
-                           bytes(record.match_seed), record.status)
+        table = TableActor(
+            self,
+            record.id,
+            record.host_id,
+            host.nickname if host else "?",
+            settings,
+            rules,
+            seats,
+            bytes(record.match_seed),
+            record.status,
+        )
         table.restore(list(record.actions), _ms(record.last_action_at))
         chat = await self.store.recent_chat(record.id, 50)
         table.chat.extend(self.chat_json(m) for m in chat)
         self.tables[table.id] = table
         table.start()
         table.post(table.resume)
-        log.info("table_restored", extra={"table": table.id, "version": table.version,
-                                          "status": table.status})
+        log.info(
+            "table_restored",
+            extra={"table": table.id, "version": table.version, "status": table.status},
+        )
 
     async def begin_shutdown(self) -> None:
         """Stop taking moves, let the tables finish their writes, tell the clients."""
@@ -316,10 +332,16 @@ class Hub:
             return
         self.shutting_down = True
         log.info("shutdown_started", extra={"connections": len(self.connections)})
-        await asyncio.gather(*(table.stop() for table in list(self.tables.values())),
-                             return_exceptions=True)
-        notice = dumps({"type": "shutdown", "message": "the server is restarting; "
-                        "reconnect in a moment", "retry_ms": 2000})
+        await asyncio.gather(
+            *(table.stop() for table in list(self.tables.values())), return_exceptions=True
+        )
+        notice = dumps(
+            {
+                "type": "shutdown",
+                "message": "the server is restarting; reconnect in a moment",
+                "retry_ms": 2000,
+            }
+        )
         for conn in list(self.connections):
             conn.send(notice)
             conn.close(1012)
@@ -342,15 +364,25 @@ class Hub:
         """Refuse a connection over the per-player or per-address limit."""
         per_player = self.options.max_connections_per_player
         if per_player and len(self.by_player.get(conn.player_id, ())) >= per_player:
-            raise ConnectionRefused(ProtocolError(
-                "too_many_connections", f"a player may hold at most {per_player} connections "
-                "at once: close another tab or device first"))
+            raise ConnectionRefused(
+                ProtocolError(
+                    "too_many_connections",
+                    f"a player may hold at most {per_player} connections "
+                    "at once: close another tab or device first",
+                )
+            )
         per_address = self.options.max_connections_per_address
-        if (per_address and conn.address is not None
-                and len(self.by_address.get(conn.address, ())) >= per_address):
-            raise ConnectionRefused(ProtocolError(
-                "too_many_connections", f"at most {per_address} connections from one "
-                "address at once"))
+        if (
+            per_address
+            and conn.address is not None
+            and len(self.by_address.get(conn.address, ())) >= per_address
+        ):
+            raise ConnectionRefused(
+                ProtocolError(
+                    "too_many_connections",
+                    f"at most {per_address} connections from one address at once",
+                )
+            )
 
     async def connect(self, conn: Connection) -> None:
         self._admit(conn)
@@ -362,8 +394,14 @@ class Hub:
         if first:
             self._players_cache = None
             self._host_back(conn.player_id)
-        conn.send_json({"type": "welcome", "protocol": PROTOCOL_VERSION,
-                        "player": conn.player.to_json(), "server_time": self.clock.now_ms()})
+        conn.send_json(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "player": conn.player.to_json(),
+                "server_time": self.clock.now_ms(),
+            }
+        )
         conn.send_json(await self._lobby_message(conn))
         # The tables the player sits at, also a game that ended while the player was
         # away (kept for a while after its end): a page that comes back learns how
@@ -408,13 +446,17 @@ class Hub:
         """A waiting table whose host has no connection is closed after
         ``waiting_table_grace`` seconds unless the host comes back (a reload or a
         short network loss keeps it; a host who went for good frees the lobby)."""
-        if (table.status != WAITING or table.host_id in self.by_player
-                or table.id in self._orphan_timers):
+        if (
+            table.status != WAITING
+            or table.host_id in self.by_player
+            or table.id in self._orphan_timers
+        ):
             return
         grace = max(0.0, self.options.waiting_table_grace)
         loop = asyncio.get_running_loop()
         self._orphan_timers[table.id] = loop.call_later(
-            grace, lambda: table.post(self._close_orphan, table))
+            grace, lambda: table.post(self._close_orphan, table)
+        )
 
     def _host_back(self, player_id: int) -> None:
         for table_id, timer in list(self._orphan_timers.items()):
@@ -444,24 +486,28 @@ class Hub:
 
     def _watchable(self) -> list[TableActor]:
         """The newest running open tables (to watch), at most ``LOBBY_RUNNING``."""
-        running = [t for t in self.tables.values()
-                   if t.status == PLAYING and t.settings.access == "open"]
+        running = [
+            t for t in self.tables.values() if t.status == PLAYING and t.settings.access == "open"
+        ]
         return sorted(running, key=lambda t: -t.id)[:LOBBY_RUNNING]
 
     def _open_waiting(self) -> list[TableActor]:
         """The newest open waiting tables, at most ``LOBBY_WAITING``."""
-        waiting = [t for t in self.tables.values()
-                   if t.status == WAITING and t.settings.access == "open"]
+        waiting = [
+            t for t in self.tables.values() if t.status == WAITING and t.settings.access == "open"
+        ]
         return sorted(waiting, key=lambda t: -t.id)[:LOBBY_WAITING]
 
     def _own_tables(self, player_id: int, private: list[TableActor]) -> list[TableActor]:
         """The waiting and running tables a player sits at, and the invite-only
         waiting tables it is invited to (few: bounded by the limits on waiting
         tables and invitations)."""
-        return [t for t in private
-                if (t.status in (WAITING, PLAYING) and t.seat_of(player_id) is not None)
-                or (t.status == WAITING and t.settings.access != "open"
-                    and t.visible_to(player_id))]
+        return [
+            t
+            for t in private
+            if (t.status in (WAITING, PLAYING) and t.seat_of(player_id) is not None)
+            or (t.status == WAITING and t.settings.access != "open" and t.visible_to(player_id))
+        ]
 
     def tables_for(self, player_id: int) -> list[dict[str, Any]]:
         """The lobby's tables for a player: the newest open waiting tables, the
@@ -476,18 +522,26 @@ class Hub:
 
     def running_tables(self) -> list[dict[str, Any]]:
         """Open running tables (for spectators: ``GET /api/tables``)."""
-        return [t.summary() for t in self.tables.values()
-                if t.status in (WAITING, PLAYING) and t.settings.access == "open"]
+        return [
+            t.summary()
+            for t in self.tables.values()
+            if t.status in (WAITING, PLAYING) and t.settings.access == "open"
+        ]
 
     def playing_count(self) -> int:
         return sum(1 for t in self.tables.values() if t.status == PLAYING)
 
     async def _lobby_message(self, conn: Connection) -> dict[str, Any]:
         invitations = await self.store.open_invitations(conn.player_id, self.clock.now_ms())
-        return {"type": "lobby", "tables": self.tables_for(conn.player_id),
-                "playing": self.playing_count(), "online": len(self.by_player),
-                "players": self.online_players(), "chat": list(self.lobby_chat),
-                "invitations": [await self._invitation_json(i) for i in invitations]}
+        return {
+            "type": "lobby",
+            "tables": self.tables_for(conn.player_id),
+            "playing": self.playing_count(),
+            "online": len(self.by_player),
+            "players": self.online_players(),
+            "chat": list(self.lobby_chat),
+            "invitations": [await self._invitation_json(i) for i in invitations],
+        }
 
     def lobby_changed(self) -> None:
         self._lobby_dirty = True
@@ -509,23 +563,39 @@ class Hub:
         waiting = self._open_waiting()
         public = [t.summary() for t in [*waiting, *self._watchable()]]
         online = len(self.by_player)
-        public_text = dumps({"type": "lobby_update", "tables": public, "playing": playing,
-                             "online": online, "players": players})
+        public_text = dumps(
+            {
+                "type": "lobby_update",
+                "tables": public,
+                "playing": playing,
+                "online": online,
+                "players": players,
+            }
+        )
         listed = {t.id for t in waiting}
-        private = [t for t in self.tables.values() if t.status == WAITING
-                   and (t.settings.access != "open" or t.id not in listed)]
+        private = [
+            t
+            for t in self.tables.values()
+            if t.status == WAITING and (t.settings.access != "open" or t.id not in listed)
+        ]
         for conn in list(self.connections):
             if not conn.in_lobby:
                 continue
-            mine = [t for t in self._own_tables(conn.player_id, private)
-                    if t.status == WAITING]
+            mine = [t for t in self._own_tables(conn.player_id, private) if t.status == WAITING]
             if not mine:
                 conn.send_lobby(public_text)
             else:
-                conn.send_lobby(dumps({"type": "lobby_update",
-                                       "tables": public + [t.summary() for t in mine],
-                                       "playing": playing, "online": online,
-                                       "players": players}))
+                conn.send_lobby(
+                    dumps(
+                        {
+                            "type": "lobby_update",
+                            "tables": public + [t.summary() for t in mine],
+                            "playing": playing,
+                            "online": online,
+                            "players": players,
+                        }
+                    )
+                )
 
     def disconnect_player(self, player_id: int, code: int) -> None:
         """Close every connection of the player (e.g. 4401 after a guest logged out)."""
@@ -555,8 +625,12 @@ class Hub:
 
     def chat_json(self, message: Any) -> dict[str, Any]:
         data = _as_json(message)
-        return {"id": data.get("id"), "from": data.get("from"), "text": data.get("text"),
-                "at": _ms(data.get("at"))}
+        return {
+            "id": data.get("id"),
+            "from": data.get("from"),
+            "text": data.get("text"),
+            "at": _ms(data.get("at")),
+        }
 
     # ------------------------------------------------------------- messages
 
@@ -578,8 +652,9 @@ class Hub:
         except Exception:
             # A fault of the server, not of the message: logged with its traceback,
             # answered, and the connection stays usable.
-            log.exception("request_failed", extra={"player": conn.nickname,
-                                                   "message": type(message).__name__})
+            log.exception(
+                "request_failed", extra={"player": conn.nickname, "message": type(message).__name__}
+            )
             conn.error(ProtocolError("server_error"), msg_id)
 
     async def _dispatch(self, conn: Connection, message: ClientMessage, msg_id: Any) -> None:
@@ -592,8 +667,7 @@ class Hub:
                 reply["id"] = msg_id
             conn.send_json(reply)
         elif isinstance(message, LobbyChat):
-            chat = self.chat_json(await self.store.add_chat(None, conn.player_id,
-                                                            message.text))
+            chat = self.chat_json(await self.store.add_chat(None, conn.player_id, message.text))
             self.lobby_chat = [*self.lobby_chat[-49:], chat]
             text = dumps({"type": "lobby_chat", "message": chat})
             for other in list(self.connections):
@@ -648,8 +722,7 @@ class Hub:
         elif isinstance(message, PlayerInfoMsg):
             info = await self.store.player_info(message.nickname)
             if info is None:
-                raise ProtocolError("no_such_player",
-                                    f"there is no player {message.nickname!r}")
+                raise ProtocolError("no_such_player", f"there is no player {message.nickname!r}")
             reply = {"type": "player_info", "info": info}
             if msg_id is not None:
                 reply["id"] = msg_id
@@ -671,11 +744,15 @@ class Hub:
 
     async def _create_table(self, conn: Connection, message: CreateTable, msg_id: Any) -> None:
         limit = self.options.max_waiting_tables
-        hosted = sum(1 for t in self.tables.values()
-                     if t.host_id == conn.player_id and t.status == WAITING)
+        hosted = sum(
+            1 for t in self.tables.values() if t.host_id == conn.player_id and t.status == WAITING
+        )
         if limit and hosted >= limit:
-            raise ProtocolError("too_many_tables", f"you already host {hosted} waiting "
-                                f"table(s), the most one may: start or leave one first")
+            raise ProtocolError(
+                "too_many_tables",
+                f"you already host {hosted} waiting "
+                f"table(s), the most one may: start or leave one first",
+            )
         settings = message.settings
         rules = settings.rules()
         seats = [SeatState() for _ in range(settings.seats)]
@@ -684,10 +761,11 @@ class Hub:
             seats[seat] = SeatState(bot=level)
         seed = new_match_seed()
         table_id = await self.store.create_table(
-            conn.player_id, settings.to_json(), rules.to_json(),
-            [s.to_store() for s in seats], seed)
-        table = TableActor(self, table_id, conn.player_id, conn.nickname, settings, rules,
-                           seats, seed, WAITING)
+            conn.player_id, settings.to_json(), rules.to_json(), [s.to_store() for s in seats], seed
+        )
+        table = TableActor(
+            self, table_id, conn.player_id, conn.nickname, settings, rules, seats, seed, WAITING
+        )
         self.tables[table_id] = table
         table.start()
         log.info("table_created", extra={"table": table_id, "host": conn.nickname})
@@ -713,9 +791,15 @@ class Hub:
         if not table.free_seats():
             raise ProtocolError("table_full")
         expires = self.clock.deadline_ms(self.options.invitation_seconds)
-        invitation = _as_json(await self.store.create_invitation(
-            table.id, conn.player_id, invitee.id, expires,
-            per_minute=self.options.invitations_per_minute))
+        invitation = _as_json(
+            await self.store.create_invitation(
+                table.id,
+                conn.player_id,
+                invitee.id,
+                expires,
+                per_minute=self.options.invitations_per_minute,
+            )
+        )
         table.invited[invitee.id] = expires
         self.send_to_player(invitee.id, {"type": "invitation", "invitation": invitation})
         self._ack(conn, "invitation", msg_id, invitation=invitation)
@@ -723,7 +807,8 @@ class Hub:
         inv_id = int(invitation["id"])
         self._invitation_timers[inv_id] = self.clock.call_later(
             self.options.invitation_seconds,
-            lambda: self._expire_invitation(invitation, conn.player_id, invitee.id))
+            lambda: self._expire_invitation(invitation, conn.player_id, invitee.id),
+        )
 
     def _expire_invitation(self, invitation: dict[str, Any], from_id: int, to_id: int) -> None:
         self._invitation_timers.pop(int(invitation["id"]), None)
@@ -733,8 +818,11 @@ class Hub:
         self.send_to_player(to_id, data)
 
     async def _answer(self, conn: Connection, message: AnswerInvitation, msg_id: Any) -> None:
-        invitation = _as_json(await self.store.answer_invitation(
-            message.invitation, conn.player_id, message.accept, self.clock.now_ms()))
+        invitation = _as_json(
+            await self.store.answer_invitation(
+                message.invitation, conn.player_id, message.accept, self.clock.now_ms()
+            )
+        )
         timer = self._invitation_timers.pop(message.invitation, None)
         if timer is not None:
             timer.cancel()
@@ -769,9 +857,11 @@ class Hub:
     # ----------------------------------------------------------------- stats
 
     def health(self) -> dict[str, Any]:
-        return {"tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
-                "connections": len(self.connections),
-                "unrestored_tables": list(self.unrestored)}
+        return {
+            "tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
+            "connections": len(self.connections),
+            "unrestored_tables": list(self.unrestored),
+        }
 
 
 def monotonic_ms() -> int:

@@ -69,13 +69,18 @@ def uvicorn_log_config(level: str = "info") -> dict[str, Any]:
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": JsonFormatter}},
         "filters": {"client_faults": {"()": ClientFaultFilter}},
-        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json",
-                                "stream": "ext://sys.stderr", "filters": ["client_faults"]}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stderr",
+                "filters": ["client_faults"],
+            }
+        },
         "loggers": {
             "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "uvicorn.error": {"level": level.upper()},
-            "uvicorn.access": {"handlers": ["stderr"], "level": level.upper(),
-                               "propagate": False},
+            "uvicorn.access": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
         },
         "root": {"handlers": ["stderr"], "level": level.upper()},
     }

@@ -138,22 +138,38 @@ class TableSettings:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "preset": self.preset, "access": self.access, "seats": self.seats,
+            "preset": self.preset,
+            "access": self.access,
+            "seats": self.seats,
             "bots": {str(k): v for k, v in sorted(self.bots.items())},
-            "point_limit": self.point_limit, "hand_rummy": self.hand_rummy,
-            "knock": self.knock, "turn_seconds": self.turn_seconds,
+            "point_limit": self.point_limit,
+            "hand_rummy": self.hand_rummy,
+            "knock": self.knock,
+            "turn_seconds": self.turn_seconds,
         }
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
         if self.preset == "classic":
-            return Rules.classic(point_limit=self.point_limit, hand_rummy=self.hand_rummy,
-                                 knock=self.knock, turn_seconds=self.turn_seconds)
+            return Rules.classic(
+                point_limit=self.point_limit,
+                hand_rummy=self.hand_rummy,
+                knock=self.knock,
+                turn_seconds=self.turn_seconds,
+            )
         return Rules.three_rounds(turn_seconds=self.turn_seconds)
 
 
-_SETTINGS_KEYS = {"preset", "access", "seats", "bots", "point_limit", "hand_rummy", "knock",
-                  "turn_seconds"}
+_SETTINGS_KEYS = {
+    "preset",
+    "access",
+    "seats",
+    "bots",
+    "point_limit",
+    "hand_rummy",
+    "knock",
+    "turn_seconds",
+}
 
 
 def _bad(reason: str) -> ProtocolError:
@@ -192,7 +208,7 @@ def parse_settings(data: Any) -> TableSettings:
     seats = _int_in(data, "seats", 4 if preset == "three-rounds" else 2, 2, 4)
     raw_bots = data.get("bots", {})
     if not isinstance(raw_bots, dict):
-        raise _bad("bots must map seat numbers to levels, e.g. {\"1\": \"casual\"}")
+        raise _bad('bots must map seat numbers to levels, e.g. {"1": "casual"}')
     bots: dict[int, str] = {}
     for key, level in raw_bots.items():
         try:
@@ -218,8 +234,7 @@ def parse_settings(data: Any) -> TableSettings:
         hand_rummy = True
     if knock and seats < 3:
         raise _bad("the knock needs 3 or 4 seats")
-    return TableSettings(preset, access, seats, bots, point_limit, hand_rummy, knock,
-                         turn_seconds)
+    return TableSettings(preset, access, seats, bots, point_limit, hand_rummy, knock, turn_seconds)
 
 
 def settings_from_json(data: Any) -> TableSettings:
@@ -344,9 +359,23 @@ class Ping:
 
 
 ClientMessage = (
-    LobbyChat | CreateTable | JoinTable | WatchTable | LeaveTable | SetSeat | StartGame
-    | Invite | AnswerInvitation | PlayerInfoMsg | ActionMsg | NextRoundMsg | TableChat | Hint
-    | Resync | Back | Ping
+    LobbyChat
+    | CreateTable
+    | JoinTable
+    | WatchTable
+    | LeaveTable
+    | SetSeat
+    | StartGame
+    | Invite
+    | AnswerInvitation
+    | PlayerInfoMsg
+    | ActionMsg
+    | NextRoundMsg
+    | TableChat
+    | Hint
+    | Resync
+    | Back
+    | Ping
 )
 
 
@@ -435,8 +464,7 @@ _KIND_PARSERS: dict[str, Callable[[dict[str, Any], str, bool], Any]] = {
 
 def _spec(**fields: str) -> dict[str, FieldSpec]:
     """Field specs from ``name="kind"`` (a trailing ``?`` marks an optional field)."""
-    return {name: FieldSpec(kind.rstrip("?"), kind.endswith("?"))
-            for name, kind in fields.items()}
+    return {name: FieldSpec(kind.rstrip("?"), kind.endswith("?")) for name, kind in fields.items()}
 
 
 MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
@@ -498,8 +526,10 @@ def _check_unicode(text: str, data: Any) -> None:
         value = stack.pop()
         if isinstance(value, str):
             if not _encodable(value):
-                raise ProtocolError("bad_message", "a string holds a lone surrogate "
-                                    "(\\ud800-\\udfff): it is not valid Unicode")
+                raise ProtocolError(
+                    "bad_message",
+                    "a string holds a lone surrogate (\\ud800-\\udfff): it is not valid Unicode",
+                )
         elif isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
@@ -518,8 +548,10 @@ def _message_id(data: dict[str, Any]) -> Any:
         return value
     if isinstance(value, str) and len(value) <= ID_MAX_CHARS and _encodable(value):
         return value
-    raise ProtocolError("bad_message", "'id' must be a string of at most "
-                        f"{ID_MAX_CHARS} characters or a whole number")
+    raise ProtocolError(
+        "bad_message",
+        f"'id' must be a string of at most {ID_MAX_CHARS} characters or a whole number",
+    )
 
 
 _ID_NEAR_EDGE = re.compile(r'[{,]\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,64}"|-?\d{1,16})\s*[,}]')
@@ -540,8 +572,9 @@ def request_id(text: str | bytes, max_bytes: int) -> Any:
         if len(text) <= max_bytes:
             data = json.loads(text)
         else:
-            found = (_ID_NEAR_EDGE.search(text[:EDGE_CHARS])
-                     or _ID_NEAR_EDGE.search(text[-EDGE_CHARS:]))
+            found = _ID_NEAR_EDGE.search(text[:EDGE_CHARS]) or _ID_NEAR_EDGE.search(
+                text[-EDGE_CHARS:]
+            )
             data = {"id": json.loads(found.group(1))} if found else None
         return _message_id(data) if isinstance(data, dict) else None
     except (ValueError, RecursionError, ProtocolError):
@@ -552,8 +585,10 @@ def parse_message(text: str, max_bytes: int) -> tuple[ClientMessage, Any]:
     """A client message and its ``id``; raise :class:`ProtocolError` (with the
     ``msg_id`` to answer with, when the message has one)."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise _with_id(ProtocolError("too_large", f"a message may hold at most {max_bytes} "
-                                     "bytes"), request_id(text, max_bytes))
+        raise _with_id(
+            ProtocolError("too_large", f"a message may hold at most {max_bytes} bytes"),
+            request_id(text, max_bytes),
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -568,8 +603,9 @@ def parse_message(text: str, max_bytes: int) -> tuple[ClientMessage, Any]:
         if entry is None:
             raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
         cls, fields = entry
-        values = [_KIND_PARSERS[spec.kind](data, name, spec.optional)
-                  for name, spec in fields.items()]
+        values = [
+            _KIND_PARSERS[spec.kind](data, name, spec.optional) for name, spec in fields.items()
+        ]
         return cls(*values), msg_id
     except ProtocolError as exc:
         raise _with_id(exc, msg_id) from None
@@ -586,7 +622,7 @@ def table_action(data: dict[str, Any], seat: int) -> Action:
     if "seat" in data:
         raise ProtocolError("bad_message", "'seat' is filled in by the server; leave it out")
     if data.get("type") == "next_round":
-        raise ProtocolError("bad_message", "send {\"type\": \"next_round\"} as a message")
+        raise ProtocolError("bad_message", 'send {"type": "next_round"} as a message')
     try:
         return action_from_json({**data, "seat": seat})
     except NotationError as exc:

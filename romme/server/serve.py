@@ -73,11 +73,19 @@ def serve(args: argparse.Namespace) -> int:
         Path("var").mkdir(mode=0o700, exist_ok=True)
     app = create_app(db, options)
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_config=uvicorn_log_config(args.log_level),
-        access_log=args.access_log, ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0,
-        ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on",
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=uvicorn_log_config(args.log_level),
+        access_log=args.access_log,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        ws_per_message_deflate=False,
+        lifespan="on",
         timeout_graceful_shutdown=int(options.shutdown_grace) + 1,
-        proxy_headers=True, forwarded_allow_ips=options.forwarded_allow_ips,
+        proxy_headers=True,
+        forwarded_allow_ips=options.forwarded_allow_ips,
     )
     server = _Server(config, app.state.romme)
     server.run()

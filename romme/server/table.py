@@ -84,15 +84,23 @@ class SeatState:
         return self.bot is None and self.player_id is not None
 
     def to_store(self) -> dict[str, Any]:
-        return {"player": self.player_id, "nickname": self.nickname, "bot": self.bot,
-                "left": self.left}
+        return {
+            "player": self.player_id,
+            "nickname": self.nickname,
+            "bot": self.bot,
+            "left": self.left,
+        }
 
     @classmethod
     def from_store(cls, data: Any) -> SeatState:
         if not isinstance(data, dict):
             return cls()
-        return cls(player_id=data.get("player"), nickname=data.get("nickname"),
-                   bot=data.get("bot"), left=bool(data.get("left", False)))
+        return cls(
+            player_id=data.get("player"),
+            nickname=data.get("nickname"),
+            bot=data.get("bot"),
+            left=bool(data.get("left", False)),
+        )
 
 
 def bot_seed(match_seed: bytes, seat: int) -> int:
@@ -104,9 +112,18 @@ def bot_seed(match_seed: bytes, seat: int) -> int:
 class TableActor:
     """A table and its game, changed only from its own task."""
 
-    def __init__(self, hub: Hub, table_id: int, host_id: int, host: str,
-                 settings: TableSettings, rules: Rules, seats: list[SeatState],
-                 match_seed: bytes, status: str) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        table_id: int,
+        host_id: int,
+        host: str,
+        settings: TableSettings,
+        rules: Rules,
+        seats: list[SeatState],
+        match_seed: bytes,
+        status: str,
+    ) -> None:
         self.hub = hub
         self.id = table_id
         self.host_id = host_id
@@ -127,8 +144,9 @@ class TableActor:
         self.ratings: dict[str, Any] | None = None
         self._encoder = ViewEncoder()
         self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=hub.options.resync_buffer)
-        self._inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...],
-                                         asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[
+            tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], asyncio.Future[Any] | None]
+        ] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         # Time.
@@ -209,8 +227,7 @@ class TableActor:
             self._task = None
 
     def _cancel_timers(self) -> None:
-        for timer in (self._turn_timer, self._knock_timer, self._round_timer,
-                      self._expire_timer):
+        for timer in (self._turn_timer, self._knock_timer, self._round_timer, self._expire_timer):
             if timer is not None:
                 timer.cancel()
         self._turn_timer = self._knock_timer = self._round_timer = self._expire_timer = None
@@ -243,23 +260,38 @@ class TableActor:
 
     def visible_to(self, player_id: int) -> bool:
         """Whether the lobby lists this table for a player."""
-        return (self.settings.access == "open" or self.is_invited(player_id)
-                or self.seat_of(player_id) is not None)
+        return (
+            self.settings.access == "open"
+            or self.is_invited(player_id)
+            or self.seat_of(player_id) is not None
+        )
 
     def is_invited(self, player_id: int) -> bool:
         """Whether the player holds an open, unexpired invitation to this table."""
         return self.invited.get(player_id, 0) > self.hub.clock.now_ms()
 
     def seat_info(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "nickname": None if s.bot else s.nickname, "bot": s.bot,
-                 "connected": s.bot is None and s.player_id is not None and self.connected(i),
-                 "away": s.away, "left": s.left}
-                for i, s in enumerate(self.seats)]
+        return [
+            {
+                "seat": i,
+                "nickname": None if s.bot else s.nickname,
+                "bot": s.bot,
+                "connected": s.bot is None and s.player_id is not None and self.connected(i),
+                "away": s.away,
+                "left": s.left,
+            }
+            for i, s in enumerate(self.seats)
+        ]
 
     def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "host": self.host, "settings": self.settings.to_json(),
-                "status": self.status, "seats": self.seat_info(),
-                "free_seats": len(self.free_seats()) if self.status == WAITING else 0}
+        return {
+            "id": self.id,
+            "host": self.host,
+            "settings": self.settings.to_json(),
+            "status": self.status,
+            "seats": self.seat_info(),
+            "free_seats": len(self.free_seats()) if self.status == WAITING else 0,
+        }
 
     def timer_json(self) -> dict[str, Any] | None:
         game = self.game
@@ -268,8 +300,13 @@ class TableActor:
         knock = None
         if self._knock_deadline is not None and game.knock_seats():
             knock = {"seats": list(game.knock_seats()), "deadline": self._knock_deadline}
-        return {"seat": game.current, "deadline": self._turn_deadline,
-                "start": self._turn_start, "seconds": self.rules.turn_seconds, "knock": knock}
+        return {
+            "seat": game.current,
+            "deadline": self._turn_deadline,
+            "start": self._turn_start,
+            "seconds": self.rules.turn_seconds,
+            "knock": knock,
+        }
 
     def next_round_json(self) -> dict[str, Any] | None:
         game = self.game
@@ -280,11 +317,16 @@ class TableActor:
     def table_json(self, seat: int | None) -> dict[str, Any]:
         game = self.game
         return {
-            "id": self.id, "host": self.host, "settings": self.settings.to_json(),
-            "status": self.status, "seats": self.seat_info(), "my_seat": seat,
+            "id": self.id,
+            "host": self.host,
+            "settings": self.settings.to_json(),
+            "status": self.status,
+            "seats": self.seat_info(),
+            "my_seat": seat,
             "version": self.version,
             "view": None if game is None else self._encoder.view(game.view_for(seat)),
-            "timer": self.timer_json(), "next_round": self.next_round_json(),
+            "timer": self.timer_json(),
+            "next_round": self.next_round_json(),
             "chat": list(self.chat),
             "ratings": self.ratings,
         }
@@ -315,8 +357,9 @@ class TableActor:
         """Rebuild the game by replaying its log (after a restart)."""
         self.actions = list(actions)
         if self.status != WAITING and actions:
-            self.game = Game.replay(self.rules, self.settings.seats, self.match_seed,
-                                    Game.actions_from_json(actions))
+            self.game = Game.replay(
+                self.rules, self.settings.seats, self.match_seed, Game.actions_from_json(actions)
+            )
             self._count_timeouts()
             start = last_action_ms if last_action_ms is not None else self.hub.clock.now_ms()
             self._set_timers(self._last_events(), start_ms=start)
@@ -327,8 +370,10 @@ class TableActor:
         assert game is not None
         if game.in_round:
             if game.knock is not None and game.knock_seats():
-                return [Discarded(game.knock.discarder, game.discard[-1], game.knock_seats()),
-                        TurnStarted(game.current)]
+                return [
+                    Discarded(game.knock.discarder, game.discard[-1], game.knock_seats()),
+                    TurnStarted(game.current),
+                ]
             return [TurnStarted(game.current)]
         return []
 
@@ -488,17 +533,20 @@ class TableActor:
             for index in self.free_seats():
                 self.seats[index] = SeatState(bot=fill)
         if self.free_seats():
-            raise ProtocolError("seats_not_filled",
-                                f"seat(s) {', '.join(map(str, self.free_seats()))} are free: "
-                                "wait for players or put computer opponents there")
+            raise ProtocolError(
+                "seats_not_filled",
+                f"seat(s) {', '.join(map(str, self.free_seats()))} are free: "
+                "wait for players or put computer opponents there",
+            )
         for seat in self.seats:
             if seat.bot is not None:
                 record = await self.hub.store.bot_player(seat.bot)
                 seat.player_id = record.id
                 seat.nickname = record.nickname
         self.status = PLAYING
-        await self.hub.store.update_table(self.id, status=PLAYING,
-                                          seats=[s.to_store() for s in self.seats])
+        await self.hub.store.update_table(
+            self.id, status=PLAYING, seats=[s.to_store() for s in self.seats]
+        )
         self.game = Game(self.rules, self.settings.seats, self.match_seed)
         log.info("game_started", extra={"table": self.id})
         self._broadcast_tables()
@@ -517,8 +565,7 @@ class TableActor:
         if self.seats[seat].left:
             # A computer opponent plays the seat, and this connection no longer gets
             # the table's updates (nor would it get the answer to this action).
-            raise ProtocolError("not_seated", "you left this game: join the table again "
-                                "to play on")
+            raise ProtocolError("not_seated", "you left this game: join the table again to play on")
         action = table_action(data, seat)
         if not isinstance(action, Arrange):
             # A move says the player is back; sorting the hand does not (the web
@@ -526,13 +573,18 @@ class TableActor:
             self._back(seat)
         if isinstance(action, Knock) and self._knock_deadline is None and game.knock is not None:
             raise ProtocolError("knock_closed", "too late: the knock window has closed")
-        if (isinstance(action, Draw) and self._knock_deadline is not None
-                and game.current == seat and game.phase is Phase.DRAW):
+        if (
+            isinstance(action, Draw)
+            and self._knock_deadline is not None
+            and game.current == seat
+            and game.phase is Phase.DRAW
+        ):
             # The knock window is open: the draw waits until it closes. One draw
             # waits at a time; a computer opponent's gives way to the player's own.
             if self._held_draw is not None and self._held_draw[0] is not None:
-                raise ProtocolError("draw_pending", "your draw already waits for the "
-                                    "knock window to close")
+                raise ProtocolError(
+                    "draw_pending", "your draw already waits for the knock window to close"
+                )
             self._held_draw = (conn, msg_id, action)
             return
         await self._play(action, by=None, conn=conn, msg_id=msg_id)
@@ -552,8 +604,9 @@ class TableActor:
             raise ProtocolError("not_seated")
         self._back(seat)
 
-    async def _play(self, action: Action, by: str | None, conn: Connection | None = None,
-                    msg_id: Any = None) -> list[Event]:
+    async def _play(
+        self, action: Action, by: str | None, conn: Connection | None = None, msg_id: Any = None
+    ) -> list[Event]:
         """Apply, commit, tell everyone. Raises the engine's error if illegal."""
         game = self.game
         assert game is not None
@@ -566,8 +619,12 @@ class TableActor:
             await self.hub.store.append_actions(self.id, self.version + 1, [record])
         except Exception as exc:
             log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
-            self.game = Game.replay(self.rules, self.settings.seats, self.match_seed,
-                                    Game.actions_from_json(self.actions))
+            self.game = Game.replay(
+                self.rules,
+                self.settings.seats,
+                self.match_seed,
+                Game.actions_from_json(self.actions),
+            )
             raise ProtocolError("server_busy") from exc
         took = time.perf_counter() - started
         if took > SLOW_COMMIT:
@@ -585,8 +642,9 @@ class TableActor:
             self._schedule_bots()
         return events
 
-    def _update_for(self, seat: int | None, version: int, events: Iterable[Event],
-                    with_view: bool = True) -> dict[str, Any]:
+    def _update_for(
+        self, seat: int | None, version: int, events: Iterable[Event], with_view: bool = True
+    ) -> dict[str, Any]:
         game = self.game
         assert game is not None
         shown = []
@@ -594,15 +652,19 @@ class TableActor:
             seen = event.for_seat(seat)
             if seen is not None:
                 shown.append(seen.to_json())
-        data = {"type": "update", "table": self.id, "version": version, "events": shown,
-                "view": self._encoder.view(game.view_for(seat)) if with_view else None,
-                "timer": self.timer_json() if with_view else None}
+        data = {
+            "type": "update",
+            "table": self.id,
+            "version": version,
+            "events": shown,
+            "view": self._encoder.view(game.view_for(seat)) if with_view else None,
+            "timer": self.timer_json() if with_view else None,
+        }
         if with_view and game.phase is Phase.ROUND_OVER:
             data["next_round"] = self.next_round_json()
         return data
 
-    def _send_update(self, events: list[Event], origin: Connection | None,
-                     msg_id: Any) -> None:
+    def _send_update(self, events: list[Event], origin: Connection | None, msg_id: Any) -> None:
         texts: dict[int | None, str] = {}
         for conn, seat in list(self.subscribers.items()):
             text = texts.get(seat)
@@ -672,7 +734,8 @@ class TableActor:
                 self._knock_timer.cancel()
             delay = max(0.0, (self._knock_deadline - clock.now_ms()) * clock.scale / 1000)
             self._knock_timer = clock.call_later(
-                delay, partial(self.post, self._on_knock_closed, token))
+                delay, partial(self.post, self._on_knock_closed, token)
+            )
         if game.in_round:
             if new_turn or self._turn_deadline is None:
                 self._turn_token += 1
@@ -684,7 +747,8 @@ class TableActor:
                     self._turn_timer.cancel()
                 delay = max(0.0, (self._turn_deadline - clock.now_ms()) * clock.scale / 1000)
                 self._turn_timer = clock.call_later(
-                    delay, partial(self.post, self._on_turn_timeout, token))
+                    delay, partial(self.post, self._on_turn_timeout, token)
+                )
         else:
             self._turn_deadline = self._turn_start = None
             if self._turn_timer is not None:
@@ -695,11 +759,11 @@ class TableActor:
             if self._round_deadline is None:
                 self._ready.clear()
                 self._at_summary = {s for s in range(len(self.seats)) if self.connected(s)}
-                self._round_deadline = clock.deadline_ms(self.hub.options.next_round_seconds,
-                                                         now)
+                self._round_deadline = clock.deadline_ms(self.hub.options.next_round_seconds, now)
                 delay = max(0.0, (self._round_deadline - clock.now_ms()) * clock.scale / 1000)
                 self._round_timer = clock.call_later(
-                    delay, partial(self.post, self._on_round_deadline, game.round_no))
+                    delay, partial(self.post, self._on_round_deadline, game.round_no)
+                )
         else:
             self._round_deadline = None
             if self._round_timer is not None:
@@ -759,9 +823,15 @@ class TableActor:
         game = self.game
         if game is None:
             return set()
-        return {s for s in range(len(self.seats))
-                if game.active[s] and self.seats[s].human and not self.bot_controlled(s)
-                and (self.connected(s) or s in self._at_summary) and s not in self._ready}
+        return {
+            s
+            for s in range(len(self.seats))
+            if game.active[s]
+            and self.seats[s].human
+            and not self.bot_controlled(s)
+            and (self.connected(s) or s in self._at_summary)
+            and s not in self._ready
+        }
 
     async def next_round(self, conn: Connection) -> None:
         game = self.game
@@ -772,14 +842,19 @@ class TableActor:
             raise ProtocolError("nothing_to_do", "there is no round summary to close")
         self._back(seat)
         self._ready.add(seat)
-        self._broadcast({"type": "next_round", "table": self.id,
-                         "next_round": self.next_round_json()})
+        self._broadcast(
+            {"type": "next_round", "table": self.id, "next_round": self.next_round_json()}
+        )
         self._check_ready()
 
     def _check_ready(self) -> None:
         game = self.game
-        if (game is not None and game.phase is Phase.ROUND_OVER and not self._closing
-                and not self._waiting_for()):
+        if (
+            game is not None
+            and game.phase is Phase.ROUND_OVER
+            and not self._closing
+            and not self._waiting_for()
+        ):
             self.post(self._deal_next, game.round_no)
 
     async def _on_round_deadline(self, round_no: int) -> None:
@@ -832,23 +907,27 @@ class TableActor:
                     await asyncio.sleep(delay)
                 answer = await self.hub.botpool.decide(level, seed, view)
             except Exception as exc:
-                log.error("bot_failed", extra={"table": self.id, "seat": seat,
-                                               "error": repr(exc)})
+                log.error("bot_failed", extra={"table": self.id, "seat": seat, "error": repr(exc)})
                 answer = None
             self.post(self._on_bot_move, seat, answer, knock, token)
 
         self.hub.spawn(think())
 
-    async def _on_bot_move(self, seat: int, answer: dict[str, Any] | None, knock: bool,
-                           token: int) -> None:
+    async def _on_bot_move(
+        self, seat: int, answer: dict[str, Any] | None, knock: bool, token: int
+    ) -> None:
         game = self.game
         if not knock:
             self._bot_busy.discard(seat)
         if game is None or not game.in_round or self._closing or not self.bot_controlled(seat):
             return
         if knock:
-            if (answer is not None and answer.get("type") == "knock"
-                    and token == self._knock_token and self._knock_deadline is not None):
+            if (
+                answer is not None
+                and answer.get("type") == "knock"
+                and token == self._knock_token
+                and self._knock_deadline is not None
+            ):
                 with contextlib.suppress(EngineError):
                     await self._play(Knock(seat), by="bot")
             return
@@ -874,8 +953,10 @@ class TableActor:
             self._bot_failures = 0
         except EngineError as exc:
             self._bot_failures += 1
-            log.warning("bot_illegal_move", extra={"table": self.id, "seat": seat,
-                                                   "code": exc.code, "action": answer})
+            log.warning(
+                "bot_illegal_move",
+                extra={"table": self.id, "seat": seat, "code": exc.code, "action": answer},
+            )
             fallback = timeout_action(game.view_for(seat))
             if fallback is not None and self._bot_failures < 5:
                 await self._play(fallback, by="bot")
@@ -893,18 +974,30 @@ class TableActor:
         seat_players = [s.player_id or 0 for s in self.seats]
         try:
             ratings = await self.hub.store.finish_game(
-                self.id, winners=list(game.winners), totals=list(game.totals),
-                seat_players=seat_players, results=[r.to_json() for r in game.results])
+                self.id,
+                winners=list(game.winners),
+                totals=list(game.totals),
+                seat_players=seat_players,
+                results=[r.to_json() for r in game.results],
+            )
         except Exception:
             log.exception("finish_failed", extra={"table": self.id})
             ratings = {}
         self.ratings = ratings
         self.status = FINISHED
         log.info("game_over", extra={"table": self.id, "winners": list(game.winners)})
-        self._broadcast({"type": "game_over", "table": self.id, "winners": list(game.winners),
-                         "totals": list(game.totals), "ratings": ratings})
+        self._broadcast(
+            {
+                "type": "game_over",
+                "table": self.id,
+                "winners": list(game.winners),
+                "totals": list(game.totals),
+                "ratings": ratings,
+            }
+        )
         self.hub.lobby_changed()
         self.hub.game_finished(self)
         self._expire_timer = self.hub.clock.call_later(
             self.hub.options.finished_table_seconds * self.hub.clock.scale,
-            lambda: self.hub.table_gone(self))
+            lambda: self.hub.table_gone(self),
+        )

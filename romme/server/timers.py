@@ -51,8 +51,7 @@ class RealClock:
         return int(time.time() * 1000)
 
     def call_later(self, game_seconds: float, callback: Callable[[], None]) -> Timer:
-        return asyncio.get_running_loop().call_later(max(0.0, game_seconds / self.scale),
-                                                     callback)
+        return asyncio.get_running_loop().call_later(max(0.0, game_seconds / self.scale), callback)
 
     def deadline_ms(self, game_seconds: float, start_ms: int | None = None) -> int:
         start = self.now_ms() if start_ms is None else start_ms
@@ -81,8 +80,9 @@ class ManualClock:
 
     def call_later(self, game_seconds: float, callback: Callable[[], None]) -> Timer:
         timer = _ManualTimer()
-        heapq.heappush(self._queue, (self.deadline_ms(game_seconds), next(self._order), timer,
-                                     callback))
+        heapq.heappush(
+            self._queue, (self.deadline_ms(game_seconds), next(self._order), timer, callback)
+        )
         return timer
 
     def deadline_ms(self, game_seconds: float, start_ms: int | None = None) -> int:

@@ -113,8 +113,9 @@ def validate_nickname(nickname: str) -> str:
             )
     scripts = mixed_scripts(normal)
     if scripts is not None:
-        raise StoreError("nickname_mixed_scripts",
-                         f"a nickname may not mix scripts ({', '.join(scripts)})")
+        raise StoreError(
+            "nickname_mixed_scripts", f"a nickname may not mix scripts ({', '.join(scripts)})"
+        )
     return normal
 
 
@@ -154,8 +155,11 @@ def validate_password(password: str) -> str:
 
 def password_fits(password: object) -> bool:
     """Whether a login attempt's password is worth hashing at all."""
-    return (isinstance(password, str) and PASSWORD_MIN <= len(password) <= PASSWORD_MAX
-            and _is_unicode(password))
+    return (
+        isinstance(password, str)
+        and PASSWORD_MIN <= len(password) <= PASSWORD_MAX
+        and _is_unicode(password)
+    )
 
 
 def _is_unicode(text: str) -> bool:

@@ -101,12 +101,13 @@ async def _counter(session: AsyncSession, key: str) -> RateCounter | None:
 def _refuse_if_blocked(counter: RateCounter | None, now: datetime) -> None:
     if counter is not None and counter.blocked_until is not None and counter.blocked_until > now:
         raise LimitReached(
-            "too_many_attempts", "too many failed logins: wait a little before trying again",
-            (counter.blocked_until - now).total_seconds())
+            "too_many_attempts",
+            "too many failed logins: wait a little before trying again",
+            (counter.blocked_until - now).total_seconds(),
+        )
 
 
-async def count_failure(session: AsyncSession, key: str, backoff: Backoff,
-                        now: datetime) -> None:
+async def count_failure(session: AsyncSession, key: str, backoff: Backoff, now: datetime) -> None:
     """Refuse if ``key`` is blocked; else count one failure (which may block it)."""
     counter = await _counter(session, key)
     _refuse_if_blocked(counter, now)
@@ -122,14 +123,12 @@ async def count_failure(session: AsyncSession, key: str, backoff: Backoff,
     await session.flush()
 
 
-async def confirm_failure(session: AsyncSession, key: str, backoff: Backoff,
-                          now: datetime) -> None:
+async def confirm_failure(session: AsyncSession, key: str, backoff: Backoff, now: datetime) -> None:
     """The password was wrong: the block runs from now (the check took a while)."""
     counter = await _counter(session, key)
     delay = 0.0 if counter is None else backoff.delay(counter.count)
     if counter is not None and delay:
-        counter.blocked_until = max(counter.blocked_until or now,
-                                    now + timedelta(seconds=delay))
+        counter.blocked_until = max(counter.blocked_until or now, now + timedelta(seconds=delay))
 
 
 async def take_back_failure(session: AsyncSession, key: str, backoff: Backoff) -> None:
@@ -163,7 +162,8 @@ async def count_account(session: AsyncSession, key: str, per_hour: int, now: dat
         raise LimitReached(
             "too_many_accounts",
             f"at most {per_hour} new accounts an hour from one address: try again later",
-            (counter.started_at + CREATION_WINDOW - now).total_seconds())
+            (counter.started_at + CREATION_WINDOW - now).total_seconds(),
+        )
     counter.count += 1
     counter.updated_at = now
     await session.flush()

@@ -187,9 +187,7 @@ class ChatMessage(Base):
     __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int | None] = mapped_column(
-        ForeignKey("game_tables.id", ondelete="CASCADE")
-    )
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime]

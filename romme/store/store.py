@@ -102,7 +102,7 @@ def normalise_url(url: str) -> str:
     """The URL with the async driver filled in: ``postgresql://`` and ``postgres://``
     become ``postgresql+asyncpg://``, ``sqlite://`` becomes ``sqlite+aiosqlite://``."""
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "postgresql":
@@ -169,8 +169,7 @@ def _clean_chat(text: object) -> str:
     if len(text) > _CHAT_RAW_MAX:
         raise StoreError("chat_too_long", f"a chat message has at most {CHAT_MAX} characters")
     cleaned = "".join(
-        char for char in text
-        if char == "\n" or unicodedata.category(char) not in ("Cc", "Cs")
+        char for char in text if char == "\n" or unicodedata.category(char) not in ("Cc", "Cs")
     )
     if not cleaned.strip():
         raise StoreError("chat_empty", "the message is empty")
@@ -186,13 +185,19 @@ _RELEASED = "~released:"
 async def _release_guests(session: AsyncSession, *where: Any) -> int:
     """Free the nicknames of the guests (not bots, not released yet) that match
     ``where``; returns how many."""
-    return _rowcount(await session.execute(
-        update(Player)
-        .where(Player.guest.is_(True), Player.is_bot.is_(False),
-               ~Player.nickname_key.startswith(_RELEASED), *where)
-        .values(nickname_key=_RELEASED + cast(Player.id, String))
-        .execution_options(synchronize_session=False)
-    ))
+    return _rowcount(
+        await session.execute(
+            update(Player)
+            .where(
+                Player.guest.is_(True),
+                Player.is_bot.is_(False),
+                ~Player.nickname_key.startswith(_RELEASED),
+                *where,
+            )
+            .values(nickname_key=_RELEASED + cast(Player.id, String))
+            .execution_options(synchronize_session=False)
+        )
+    )
 
 
 def _rowcount(result: Any) -> int:
@@ -373,7 +378,11 @@ class Store:
         return table
 
     def _new_player(
-        self, nickname: str, *, guest: bool, password_hash: str | None = None,
+        self,
+        nickname: str,
+        *,
+        guest: bool,
+        password_hash: str | None = None,
         bot_level: str | None = None,
     ) -> Player:
         now = self._now()
@@ -415,7 +424,10 @@ class Store:
         return _record(player)
 
     async def register(
-        self, nickname: str, password: str, guest_id: int | None = None,
+        self,
+        nickname: str,
+        password: str,
+        guest_id: int | None = None,
         address: str | None = None,
     ) -> PlayerRecord:
         """A registered account. With ``guest_id``, that guest becomes registered and
@@ -459,8 +471,7 @@ class Store:
             raise _taken(nickname) from None
         return _record(player)
 
-    async def login(self, nickname: str, password: str,
-                    address: str | None = None) -> PlayerRecord:
+    async def login(self, nickname: str, password: str, address: str | None = None) -> PlayerRecord:
         """The registered player with this nickname and password, or
         ``bad_credentials``; ``too_many_attempts`` (:class:`limits.LimitReached`)
         after repeated failures for the account or from ``address``.
@@ -476,11 +487,15 @@ class Store:
         stored_hash = None if player is None else player.password_hash
         counted = await self._count_login_failure(key, player, address)
         right = fits and await asyncio.to_thread(
-            accounts.verify_password, self._hasher, stored_hash or dummy, password)
+            accounts.verify_password, self._hasher, stored_hash or dummy, password
+        )
         async with self._write() as session:
             for counter in counted:
-                backoff = (limits.ACCOUNT_LOGINS if counter.startswith("login-account:")
-                           else limits.ADDRESS_LOGINS)
+                backoff = (
+                    limits.ACCOUNT_LOGINS
+                    if counter.startswith("login-account:")
+                    else limits.ADDRESS_LOGINS
+                )
                 if not right or player is None or stored_hash is None:
                     await limits.confirm_failure(session, counter, backoff, self._now())
                 elif backoff is limits.ACCOUNT_LOGINS:
@@ -502,11 +517,13 @@ class Store:
         nicknames are checked against."""
         if self._dummy_hash is None:
             self._dummy_hash = await asyncio.to_thread(
-                accounts.hash_password, self._hasher, secrets.token_urlsafe(16))
+                accounts.hash_password, self._hasher, secrets.token_urlsafe(16)
+            )
         return self._dummy_hash
 
-    async def _count_login_failure(self, key: str | None, player: Player | None,
-                                   address: str | None) -> list[str]:
+    async def _count_login_failure(
+        self, key: str | None, player: Player | None, address: str | None
+    ) -> list[str]:
         """Count a login attempt as failed before its password is checked (refusing
         it if a limit blocks it); returns the counters to take back if it succeeds.
 
@@ -523,35 +540,50 @@ class Store:
             if key is not None:
                 known = False
                 if address is not None:
-                    known = await session.scalar(
-                        select(LoginSession.id).where(
-                            LoginSession.player_id == (player.id if player else 0),
-                            LoginSession.address == address[:64]).limit(1)) is not None
+                    known = (
+                        await session.scalar(
+                            select(LoginSession.id)
+                            .where(
+                                LoginSession.player_id == (player.id if player else 0),
+                                LoginSession.address == address[:64],
+                            )
+                            .limit(1)
+                        )
+                        is not None
+                    )
                 if not known:
                     counter = limits.account_key(key)
                     await limits.count_failure(session, counter, limits.ACCOUNT_LOGINS, now)
                     counted.append(counter)
         return counted
 
-    async def _refuse_lookalike(self, session: AsyncSession, nickname: str,
-                                own_id: int | None = None) -> None:
+    async def _refuse_lookalike(
+        self, session: AsyncSession, nickname: str, own_id: int | None = None
+    ) -> None:
         """``nickname_confusable`` if another player's nickname looks like this one."""
         query = select(Player.nickname, Player.nickname_key).where(
             Player.nickname_skeleton == skeleton(nickname),
-            ~Player.nickname_key.startswith(_RELEASED))
+            ~Player.nickname_key.startswith(_RELEASED),
+        )
         if own_id is not None:
             query = query.where(Player.id != own_id)
         other = (await session.execute(query.limit(1))).first()
         if other is not None and other.nickname_key == accounts.nickname_key(nickname):
             raise _taken(nickname)  # taken a moment ago
         if other is not None:
-            raise StoreError("nickname_confusable",
-                             f"the nickname {nickname!r} looks too much like {other.nickname!r}")
+            raise StoreError(
+                "nickname_confusable",
+                f"the nickname {nickname!r} looks too much like {other.nickname!r}",
+            )
 
     async def _count_new_account(self, session: AsyncSession, address: str | None) -> None:
         if address is not None:
-            await limits.count_account(session, limits.address_key("accounts", address),
-                                       self.accounts_per_hour, self._now())
+            await limits.count_account(
+                session,
+                limits.address_key("accounts", address),
+                self.accounts_per_hour,
+                self._now(),
+            )
 
     async def get_player(self, player_id: int) -> PlayerRecord | None:
         if not _is_id(player_id):
@@ -582,8 +614,9 @@ class Store:
 
     # ------------------------------------------------------------- sessions
 
-    async def create_session(self, player_id: int, address: str, user_agent: str,
-                             replacing: str | None = None) -> str:
+    async def create_session(
+        self, player_id: int, address: str, user_agent: str, replacing: str | None = None
+    ) -> str:
         """A new session of this player; returns its token (for the cookie; only
         its hash is stored). ``replacing``: the token of the session the client
         had, which is revoked (a new login gets a new session)."""
@@ -593,10 +626,17 @@ class Store:
             await self._require_player(session, player_id)
             if replacing is not None:
                 await self._revoke(session, LoginSession.token_hash == _token_hash(replacing))
-            session.add(LoginSession(
-                token_hash=_token_hash(token), player_id=player_id, address=address[:64],
-                user_agent=_printable(user_agent)[:200], created_at=now, last_seen_at=now,
-                expires_at=now + timedelta(days=SESSION_DAYS)))
+            session.add(
+                LoginSession(
+                    token_hash=_token_hash(token),
+                    player_id=player_id,
+                    address=address[:64],
+                    user_agent=_printable(user_agent)[:200],
+                    created_at=now,
+                    last_seen_at=now,
+                    expires_at=now + timedelta(days=SESSION_DAYS),
+                )
+            )
         return token
 
     async def session_player(self, player_id: int, token: str) -> PlayerRecord | None:
@@ -607,19 +647,28 @@ class Store:
             return None
         now = self._now()
         async with self._read() as session:
-            row = (await session.execute(
-                select(Player, LoginSession.id, LoginSession.last_seen_at)
-                .join(LoginSession, LoginSession.player_id == Player.id)
-                .where(Player.id == player_id, LoginSession.token_hash == _token_hash(token),
-                       LoginSession.revoked_at.is_(None), LoginSession.expires_at > now)
-            )).first()
+            row = (
+                await session.execute(
+                    select(Player, LoginSession.id, LoginSession.last_seen_at)
+                    .join(LoginSession, LoginSession.player_id == Player.id)
+                    .where(
+                        Player.id == player_id,
+                        LoginSession.token_hash == _token_hash(token),
+                        LoginSession.revoked_at.is_(None),
+                        LoginSession.expires_at > now,
+                    )
+                )
+            ).first()
         if row is None or _released(row[0]):
             return None
         player, session_id, seen = row
         if now - seen > _SEEN_EVERY:
             async with self._write() as session:
-                await session.execute(update(LoginSession).where(LoginSession.id == session_id)
-                                      .values(last_seen_at=now))
+                await session.execute(
+                    update(LoginSession)
+                    .where(LoginSession.id == session_id)
+                    .values(last_seen_at=now)
+                )
         return _record(player)
 
     async def sessions(self, player_id: int, current: str | None) -> list[dict[str, Any]]:
@@ -628,19 +677,33 @@ class Store:
             return []
         current_hash = None if current is None else _token_hash(current)
         async with self._read() as session:
-            rows = (await session.scalars(
-                select(LoginSession)
-                .where(LoginSession.player_id == player_id, LoginSession.revoked_at.is_(None),
-                       LoginSession.expires_at > self._now())
-                .order_by(LoginSession.id.desc())
-            )).all()
-        return [{"id": row.id, "created_at": _iso(row.created_at),
-                 "last_seen_at": _iso(row.last_seen_at), "expires_at": _iso(row.expires_at),
-                 "address": row.address, "user_agent": row.user_agent,
-                 "current": row.token_hash == current_hash} for row in rows]
+            rows = (
+                await session.scalars(
+                    select(LoginSession)
+                    .where(
+                        LoginSession.player_id == player_id,
+                        LoginSession.revoked_at.is_(None),
+                        LoginSession.expires_at > self._now(),
+                    )
+                    .order_by(LoginSession.id.desc())
+                )
+            ).all()
+        return [
+            {
+                "id": row.id,
+                "created_at": _iso(row.created_at),
+                "last_seen_at": _iso(row.last_seen_at),
+                "expires_at": _iso(row.expires_at),
+                "address": row.address,
+                "user_agent": row.user_agent,
+                "current": row.token_hash == current_hash,
+            }
+            for row in rows
+        ]
 
-    async def revoke_sessions(self, player_id: int, *, session_id: int | None = None,
-                              token: str | None = None) -> int:
+    async def revoke_sessions(
+        self, player_id: int, *, session_id: int | None = None, token: str | None = None
+    ) -> int:
         """Revoke one of the player's sessions (by id or by token), or all of them
         when neither is given; returns how many were live."""
         if not _is_id(player_id):
@@ -656,11 +719,14 @@ class Store:
             return await self._revoke(session, *where)
 
     async def _revoke(self, session: AsyncSession, *where: Any) -> int:
-        return _rowcount(await session.execute(
-            update(LoginSession)
-            .where(LoginSession.revoked_at.is_(None), *where)
-            .values(revoked_at=self._now())
-            .execution_options(synchronize_session=False)))
+        return _rowcount(
+            await session.execute(
+                update(LoginSession)
+                .where(LoginSession.revoked_at.is_(None), *where)
+                .values(revoked_at=self._now())
+                .execution_options(synchronize_session=False)
+            )
+        )
 
     async def prune(
         self,
@@ -677,8 +743,11 @@ class Store:
         closed without a game that were opened before ``closed_before`` (with their
         chat and invitations), expired sessions, and limit counters idle for a day
         (:mod:`romme.store.limits` forgets them by then). Returns how many of each."""
-        for name, value in (("guests_before", guests_before), ("chat_before", chat_before),
-                            ("closed_before", closed_before)):
+        for name, value in (
+            ("guests_before", guests_before),
+            ("chat_before", chat_before),
+            ("closed_before", closed_before),
+        ):
             if not isinstance(value, datetime) or value.tzinfo is None:
                 raise _bad(f"{name} is an aware datetime")
         if not _is_int(invitations_before_ms):
@@ -686,33 +755,58 @@ class Store:
         answered_before = datetime.fromtimestamp(invitations_before_ms / 1000, UTC)
         async with self._write() as session:
             guests = await _release_guests(session, Player.created_at < guests_before)
-            chat = _rowcount(await session.execute(
-                delete(ChatMessage)
-                .where(ChatMessage.table_id.is_(None), ChatMessage.created_at < chat_before)
-            ))
-            invitations = _rowcount(await session.execute(
-                delete(Invitation).where(or_(
-                    Invitation.expires_at_ms < invitations_before_ms,
-                    Invitation.answered_at < answered_before,
-                ))
-            ))
-            sessions = _rowcount(await session.execute(
-                delete(LoginSession).where(LoginSession.expires_at < self._now())))
-            counters = _rowcount(await session.execute(
-                delete(RateCounter).where(
-                    RateCounter.updated_at < self._now() - timedelta(days=1),
-                    or_(RateCounter.blocked_until.is_(None),
-                        RateCounter.blocked_until < self._now()))))
-            closed = (await session.scalars(
-                select(GameTable.id)
-                .where(GameTable.status == "closed", GameTable.created_at < closed_before)
-            )).all()
+            chat = _rowcount(
+                await session.execute(
+                    delete(ChatMessage).where(
+                        ChatMessage.table_id.is_(None), ChatMessage.created_at < chat_before
+                    )
+                )
+            )
+            invitations = _rowcount(
+                await session.execute(
+                    delete(Invitation).where(
+                        or_(
+                            Invitation.expires_at_ms < invitations_before_ms,
+                            Invitation.answered_at < answered_before,
+                        )
+                    )
+                )
+            )
+            sessions = _rowcount(
+                await session.execute(
+                    delete(LoginSession).where(LoginSession.expires_at < self._now())
+                )
+            )
+            counters = _rowcount(
+                await session.execute(
+                    delete(RateCounter).where(
+                        RateCounter.updated_at < self._now() - timedelta(days=1),
+                        or_(
+                            RateCounter.blocked_until.is_(None),
+                            RateCounter.blocked_until < self._now(),
+                        ),
+                    )
+                )
+            )
+            closed = (
+                await session.scalars(
+                    select(GameTable.id).where(
+                        GameTable.status == "closed", GameTable.created_at < closed_before
+                    )
+                )
+            ).all()
             if closed:
                 for model in (ChatMessage, Invitation, TableAction):
                     await session.execute(delete(model).where(model.table_id.in_(closed)))
                 await session.execute(delete(GameTable).where(GameTable.id.in_(closed)))
-        return {"guests": guests, "lobby_chat": chat, "invitations": invitations,
-                "closed_tables": len(closed), "sessions": sessions, "rate_counters": counters}
+        return {
+            "guests": guests,
+            "lobby_chat": chat,
+            "invitations": invitations,
+            "closed_tables": len(closed),
+            "sessions": sessions,
+            "rate_counters": counters,
+        }
 
     async def bot_player(self, level: str) -> PlayerRecord:
         """The persistent account of the computer opponent of this level
@@ -728,8 +822,9 @@ class Store:
             async with self._write() as session:
                 player = await session.scalar(query)
                 if player is None:
-                    player = self._new_player(accounts.bot_nickname(level), guest=False,
-                                              bot_level=level)
+                    player = self._new_player(
+                        accounts.bot_nickname(level), guest=False, bot_level=level
+                    )
                     session.add(player)
                     await session.flush()
         except IntegrityError:  # created concurrently
@@ -750,12 +845,14 @@ class Store:
                 return None
             # A player may hold several seats of one game (bots of one level):
             # read a few more rows than needed and keep one entry per game.
-            rows = (await session.scalars(
-                select(GameSeat)
-                .where(GameSeat.player_id == player.id)
-                .order_by(GameSeat.finished_at.desc(), GameSeat.table_id.desc(), GameSeat.seat)
-                .limit(RECENT_GAMES * 4)
-            )).all()
+            rows = (
+                await session.scalars(
+                    select(GameSeat)
+                    .where(GameSeat.player_id == player.id)
+                    .order_by(GameSeat.finished_at.desc(), GameSeat.table_id.desc(), GameSeat.seat)
+                    .limit(RECENT_GAMES * 4)
+                )
+            ).all()
         recent: list[dict[str, Any]] = []
         by_game: dict[int, dict[str, Any]] = {}
         for row in rows:
@@ -763,8 +860,13 @@ class Store:
             if entry is None:
                 if len(recent) == RECENT_GAMES:
                     continue
-                entry = {"game": row.table_id, "finished_at": _iso(row.finished_at),
-                         "won": row.won, "place": row.place, "players": row.players}
+                entry = {
+                    "game": row.table_id,
+                    "finished_at": _iso(row.finished_at),
+                    "won": row.won,
+                    "place": row.place,
+                    "players": row.players,
+                }
                 by_game[row.table_id] = entry
                 recent.append(entry)
             else:
@@ -786,24 +888,28 @@ class Store:
             raise _bad("limit must be a non-negative integer")
         limit = min(limit, 1000)
         async with self._read() as session:
-            players = (await session.scalars(
-                select(Player)
-                .where(Player.guest.is_(False), Player.games_played > 0)
-                .order_by(Player.rating.desc(), Player.games_won.desc(), Player.nickname_key)
-                .limit(limit)
-            )).all()
+            players = (
+                await session.scalars(
+                    select(Player)
+                    .where(Player.guest.is_(False), Player.games_played > 0)
+                    .order_by(Player.rating.desc(), Player.games_won.desc(), Player.nickname_key)
+                    .limit(limit)
+                )
+            ).all()
         result: list[dict[str, Any]] = []
         for position, player in enumerate(players, start=1):
             rating = ratings.shown(player.rating)
             rank = result[-1]["rank"] if result and result[-1]["rating"] == rating else position
-            result.append({
-                "rank": rank,
-                "nickname": player.nickname,
-                "rating": rating,
-                "games_played": player.games_played,
-                "games_won": player.games_won,
-                "bot": player.is_bot,
-            })
+            result.append(
+                {
+                    "rank": rank,
+                    "nickname": player.nickname,
+                    "rating": rating,
+                    "games_played": player.games_played,
+                    "games_won": player.games_won,
+                    "bot": player.is_bot,
+                }
+            )
         return result
 
     # --------------------------------------------------------------- tables
@@ -877,10 +983,13 @@ class Store:
             table = await session.get(GameTable, table_id)
             if table is None:
                 return None
-            actions = (await session.scalars(
-                select(TableAction).where(TableAction.table_id == table_id)
-                .order_by(TableAction.version)
-            )).all()
+            actions = (
+                await session.scalars(
+                    select(TableAction)
+                    .where(TableAction.table_id == table_id)
+                    .order_by(TableAction.version)
+                )
+            ).all()
             return _table_record(table, list(actions))
 
     async def append_actions(
@@ -941,7 +1050,8 @@ class Store:
         for append in [*self._storing, *self._appends]:
             if not append.done.done():
                 append.done.set_exception(
-                    StoreError("server_busy", "the store stopped before storing this"))
+                    StoreError("server_busy", "the store stopped before storing this")
+                )
         self._storing, self._appends = [], []
 
     async def _append_group(self, group: list[_Append]) -> list[Exception | None]:
@@ -956,11 +1066,14 @@ class Store:
                 found = found.order_by(GameTable.id).with_for_update(key_share=True)
             status = {row.id: row.status for row in await session.execute(found)}
             last: dict[int, int | None] = dict.fromkeys(ids)
-            last.update((row.table_id, row.last) for row in await session.execute(
-                select(TableAction.table_id, func.max(TableAction.version).label("last"))
-                .where(TableAction.table_id.in_(ids))
-                .group_by(TableAction.table_id)
-            ))
+            last.update(
+                (row.table_id, row.last)
+                for row in await session.execute(
+                    select(TableAction.table_id, func.max(TableAction.version).label("last"))
+                    .where(TableAction.table_id.in_(ids))
+                    .group_by(TableAction.table_id)
+                )
+            )
             now = self._now()
             for append in group:
                 table_id, first = append.table_id, append.first_version
@@ -973,8 +1086,12 @@ class Store:
                     outcome = _version_conflict(table_id, first, last[table_id])
                 else:
                     rows.extend(
-                        {"table_id": table_id, "version": first + offset, "action": action,
-                         "created_at": now}
+                        {
+                            "table_id": table_id,
+                            "version": first + offset,
+                            "action": action,
+                            "created_at": now,
+                        }
                         for offset, action in enumerate(append.actions)
                     )
                     if append.actions:
@@ -999,15 +1116,19 @@ class Store:
         """Every table waiting or playing, with its actions in version order: what a
         restarted server needs to rebuild its tables."""
         async with self._read() as session:
-            tables = (await session.scalars(
-                select(GameTable).where(GameTable.status.in_(UNFINISHED)).order_by(GameTable.id)
-            )).all()
-            actions = (await session.scalars(
-                select(TableAction)
-                .join(GameTable, GameTable.id == TableAction.table_id)
-                .where(GameTable.status.in_(UNFINISHED))
-                .order_by(TableAction.table_id, TableAction.version)
-            )).all()
+            tables = (
+                await session.scalars(
+                    select(GameTable).where(GameTable.status.in_(UNFINISHED)).order_by(GameTable.id)
+                )
+            ).all()
+            actions = (
+                await session.scalars(
+                    select(TableAction)
+                    .join(GameTable, GameTable.id == TableAction.table_id)
+                    .where(GameTable.status.in_(UNFINISHED))
+                    .order_by(TableAction.table_id, TableAction.version)
+                )
+            ).all()
         by_table: dict[int, list[TableAction]] = {}
         for action in actions:
             by_table.setdefault(action.table_id, []).append(action)
@@ -1058,10 +1179,14 @@ class Store:
             return dict(stored.rating_changes)
         seats = _check_result(winners, totals, seat_players, results)
         ids = sorted(set(seat_players))
-        found = (await session.scalars(
-            select(Player).where(Player.id.in_(ids)).order_by(Player.id)
-            .with_for_update(key_share=True)
-        )).all()
+        found = (
+            await session.scalars(
+                select(Player)
+                .where(Player.id.in_(ids))
+                .order_by(Player.id)
+                .with_for_update(key_share=True)
+            )
+        ).all()
         players = {p.id: p for p in found}
         missing = [i for i in ids if i not in players]
         if missing:
@@ -1069,7 +1194,8 @@ class Store:
 
         kept = [not players[pid].guest for pid in seat_players]
         before = [
-            (players[pid].mu, players[pid].sigma) if keep
+            (players[pid].mu, players[pid].sigma)
+            if keep
             else (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
             for pid, keep in zip(seat_players, kept, strict=True)
         ]
@@ -1094,20 +1220,35 @@ class Store:
         for seat, pid in enumerate(seat_players):
             old_new = ordinals.get(pid)
             if old_new is not None:
-                changes[str(seat)] = {"before": ratings.shown(old_new[0]),
-                                      "after": ratings.shown(old_new[1])}
-            session.add(GameSeat(
-                table_id=table_id, seat=seat, player_id=pid, place=seat_places[seat],
-                won=seat in winners, players=seats, rated=old_new is not None,
-                rating_before=None if old_new is None else old_new[0],
-                rating_after=None if old_new is None else old_new[1],
+                changes[str(seat)] = {
+                    "before": ratings.shown(old_new[0]),
+                    "after": ratings.shown(old_new[1]),
+                }
+            session.add(
+                GameSeat(
+                    table_id=table_id,
+                    seat=seat,
+                    player_id=pid,
+                    place=seat_places[seat],
+                    won=seat in winners,
+                    players=seats,
+                    rated=old_new is not None,
+                    rating_before=None if old_new is None else old_new[0],
+                    rating_after=None if old_new is None else old_new[1],
+                    finished_at=now,
+                )
+            )
+        session.add(
+            GameResult(
+                table_id=table_id,
+                winners=list(winners),
+                totals=list(totals),
+                seat_players=list(seat_players),
+                results=list(results),
+                rating_changes=changes,
                 finished_at=now,
-            ))
-        session.add(GameResult(
-            table_id=table_id, winners=list(winners), totals=list(totals),
-            seat_players=list(seat_players), results=list(results),
-            rating_changes=changes, finished_at=now,
-        ))
+            )
+        )
         table.status = "finished"
         table.finished_at = now
         await session.flush()
@@ -1123,32 +1264,38 @@ class Store:
             result = await session.get(GameResult, table_id)
             if table is None or result is None or table.status != "finished":
                 return None
-            actions = (await session.scalars(
-                select(TableAction).where(TableAction.table_id == table_id)
-                .order_by(TableAction.version)
-            )).all()
+            actions = (
+                await session.scalars(
+                    select(TableAction)
+                    .where(TableAction.table_id == table_id)
+                    .order_by(TableAction.version)
+                )
+            ).all()
             seat_players = [int(pid) for pid in result.seat_players]
-            found = (await session.scalars(
-                select(Player).where(Player.id.in_(set(seat_players)))
-            )).all()
+            found = (
+                await session.scalars(select(Player).where(Player.id.in_(set(seat_players))))
+            ).all()
         players = {p.id: p for p in found}
         seats = []
         for seat, pid in enumerate(seat_players):
             player = players.get(pid)
-            seats.append({
-                "seat": seat,
-                "nickname": None if player is None else player.nickname,
-                "bot": None if player is None else player.bot_level,
-                "connected": False,
-                "away": False,
-            })
+            seats.append(
+                {
+                    "seat": seat,
+                    "nickname": None if player is None else player.nickname,
+                    "bot": None if player is None else player.bot_level,
+                    "connected": False,
+                    "away": False,
+                }
+            )
         actions_json = [a.action for a in actions]
         round_count = sum(1 for a in actions_json if a.get("type") == "next_round")
         rounds = []
         for round_no in range(1, round_count + 1):
             seed = round_seed(table.match_seed, round_no)
-            rounds.append({"round_no": round_no, "seed": seed.hex(),
-                           "commitment": commitment_of(seed)})
+            rounds.append(
+                {"round_no": round_no, "seed": seed.hex(), "commitment": commitment_of(seed)}
+            )
         started = table.started_at or (actions[0].created_at if actions else table.created_at)
         return {
             "id": table.id,
@@ -1173,8 +1320,9 @@ class Store:
             if table_id is not None:
                 await self._require_table(session, table_id)
             player = await self._require_player(session, player_id)
-            message = ChatMessage(table_id=table_id, player_id=player_id, text=cleaned,
-                                  created_at=self._now())
+            message = ChatMessage(
+                table_id=table_id, player_id=player_id, text=cleaned, created_at=self._now()
+            )
             session.add(message)
             await session.flush()
             return _chat_json(message, player.nickname)
@@ -1185,23 +1333,31 @@ class Store:
             raise _bad("limit must be a non-negative integer")
         if table_id is not None and not _is_id(table_id):
             return []
-        where = (ChatMessage.table_id.is_(None) if table_id is None
-                 else ChatMessage.table_id == table_id)
+        where = (
+            ChatMessage.table_id.is_(None) if table_id is None else ChatMessage.table_id == table_id
+        )
         async with self._read() as session:
-            rows = (await session.execute(
-                select(ChatMessage, Player.nickname)
-                .join(Player, Player.id == ChatMessage.player_id)
-                .where(where)
-                .order_by(ChatMessage.id.desc())
-                .limit(min(limit, 1000))
-            )).all()
+            rows = (
+                await session.execute(
+                    select(ChatMessage, Player.nickname)
+                    .join(Player, Player.id == ChatMessage.player_id)
+                    .where(where)
+                    .order_by(ChatMessage.id.desc())
+                    .limit(min(limit, 1000))
+                )
+            ).all()
         return [_chat_json(message, nickname) for message, nickname in reversed(rows)]
 
     # ---------------------------------------------------------- invitations
 
     async def create_invitation(
-        self, table_id: int, from_id: int, to_id: int, expires_at_ms: int | None = None,
-        *, per_minute: int = 0,
+        self,
+        table_id: int,
+        from_id: int,
+        to_id: int,
+        expires_at_ms: int | None = None,
+        *,
+        per_minute: int = 0,
     ) -> dict[str, Any]:
         """An open invitation (``Invitation``); ``expires_at_ms`` defaults to two
         minutes from now. ``cannot_invite`` for oneself or a bot; ``already_invited``
@@ -1225,26 +1381,42 @@ class Store:
             if invitee.is_bot:
                 raise StoreError("cannot_invite", "a computer opponent cannot be invited")
             open_one = await session.scalar(
-                select(Invitation.id).where(
-                    Invitation.table_id == table_id, Invitation.to_id == to_id,
-                    Invitation.status == "open", Invitation.expires_at_ms > _ms(now))
+                select(Invitation.id)
+                .where(
+                    Invitation.table_id == table_id,
+                    Invitation.to_id == to_id,
+                    Invitation.status == "open",
+                    Invitation.expires_at_ms > _ms(now),
+                )
                 .limit(1)
             )
             if open_one is not None:
-                raise StoreError("already_invited", f"{invitee.nickname} already has an open "
-                                 "invitation to this table")
+                raise StoreError(
+                    "already_invited",
+                    f"{invitee.nickname} already has an open invitation to this table",
+                )
             if per_minute > 0:
                 recent = await session.scalar(
-                    select(func.count()).select_from(Invitation).where(
+                    select(func.count())
+                    .select_from(Invitation)
+                    .where(
                         Invitation.from_id == from_id,
-                        Invitation.created_at > now - timedelta(minutes=1))
+                        Invitation.created_at > now - timedelta(minutes=1),
+                    )
                 )
                 if (recent or 0) >= per_minute:
-                    raise StoreError("too_many_invitations", f"at most {per_minute} "
-                                     "invitations a minute; wait a little")
-            invitation = Invitation(table_id=table_id, from_id=from_id, to_id=to_id,
-                                    status="open", expires_at_ms=expires_at_ms,
-                                    created_at=now)
+                    raise StoreError(
+                        "too_many_invitations",
+                        f"at most {per_minute} invitations a minute; wait a little",
+                    )
+            invitation = Invitation(
+                table_id=table_id,
+                from_id=from_id,
+                to_id=to_id,
+                status="open",
+                expires_at_ms=expires_at_ms,
+                created_at=now,
+            )
             session.add(invitation)
             await session.flush()
             return _invitation_json(invitation, sender.nickname, invitee.nickname, None)
@@ -1258,13 +1430,16 @@ class Store:
         async with self._write() as session:
             invitation = None
             if _is_id(invitation_id):
-                invitation = await session.get(Invitation, invitation_id,
-                                               with_for_update={"key_share": True})
+                invitation = await session.get(
+                    Invitation, invitation_id, with_for_update={"key_share": True}
+                )
             if invitation is None or invitation.to_id != player_id:
                 raise StoreError("no_such_invitation", f"there is no invitation {invitation_id!r}")
             if invitation.status != "open":
-                raise StoreError("no_such_invitation",
-                                 f"invitation {invitation_id} was already {invitation.status}")
+                raise StoreError(
+                    "no_such_invitation",
+                    f"invitation {invitation_id} was already {invitation.status}",
+                )
             if invitation.expires_at_ms <= now_ms:
                 raise StoreError("invitation_expired", f"invitation {invitation_id} has expired")
             invitation.status = "accepted" if accept else "declined"
@@ -1281,12 +1456,17 @@ class Store:
         if not _is_id(player_id):
             return []
         async with self._read() as session:
-            rows = (await session.scalars(
-                select(Invitation)
-                .where(or_(Invitation.to_id == player_id, Invitation.from_id == player_id),
-                       Invitation.status == "open", Invitation.expires_at_ms > now_ms)
-                .order_by(Invitation.id)
-            )).all()
+            rows = (
+                await session.scalars(
+                    select(Invitation)
+                    .where(
+                        or_(Invitation.to_id == player_id, Invitation.from_id == player_id),
+                        Invitation.status == "open",
+                        Invitation.expires_at_ms > now_ms,
+                    )
+                    .order_by(Invitation.id)
+                )
+            ).all()
             ids = {i.from_id for i in rows} | {i.to_id for i in rows}
             names: dict[int, str] = {}
             if ids:
@@ -1405,7 +1585,9 @@ def _version_conflict(table_id: int, first_version: int, last: int | None) -> St
 
 
 def _check_result(
-    winners: Sequence[int], totals: Sequence[int], seat_players: Sequence[int],
+    winners: Sequence[int],
+    totals: Sequence[int],
+    seat_players: Sequence[int],
     results: Sequence[dict[str, Any]],
 ) -> int:
     """The number of seats, or raise ``bad_message``."""
@@ -1414,11 +1596,13 @@ def _check_result(
     seats = len(seat_players)
     if not 2 <= seats <= 4:
         raise _bad("a game has 2 to 4 seats")
-    if (not isinstance(totals, list) or len(totals) != seats
-            or not all(_is_int(t) for t in totals)):
+    if not isinstance(totals, list) or len(totals) != seats or not all(_is_int(t) for t in totals):
         raise _bad("totals holds one integer per seat")
-    if (not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < seats for w in winners)
-            or len(set(winners)) != len(winners)):
+    if (
+        not isinstance(winners, list)
+        or not all(_is_int(w) and 0 <= w < seats for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
         raise _bad("winners is a list of distinct seats")
     if not isinstance(results, list):
         raise _bad("results is a list")
@@ -1443,8 +1627,7 @@ def _table_record(table: GameTable, actions: list[TableAction]) -> TableRecord:
 
 
 def _chat_json(message: ChatMessage, nickname: str) -> dict[str, Any]:
-    return {"id": message.id, "from": nickname, "text": message.text,
-            "at": _ms(message.created_at)}
+    return {"id": message.id, "from": nickname, "text": message.text, "at": _ms(message.created_at)}
 
 
 def _invitation_json(

@@ -63,9 +63,11 @@ def test_the_interface_hands_bots_a_view() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("rules", [Rules.classic(point_limit=1),
-                                   Rules.classic(point_limit=1, knock=True),
-                                   Rules.three_rounds()], ids=["classic", "knock", "three"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.classic(point_limit=1), Rules.classic(point_limit=1, knock=True), Rules.three_rounds()],
+    ids=["classic", "knock", "three"],
+)
 def test_no_decision_changes_when_hidden_cards_move(level: str, rules: Rules) -> None:
     rng = random.Random(f"{level}-{rules.name}-{rules.knock}")
     seats = 2 if not rules.knock else 3

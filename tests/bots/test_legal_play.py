@@ -30,8 +30,12 @@ def test_levels_are_the_four_strengths() -> None:
 
 
 # The knock needs 3 or 4 seats: a 2-seat table with the knock is the plain game.
-TABLES = [(preset, seats) for preset in sorted(RULES) for seats in (2, 3, 4)
-          if not (preset == "classic-knock" and seats == 2)]
+TABLES = [
+    (preset, seats)
+    for preset in sorted(RULES)
+    for seats in (2, 3, 4)
+    if not (preset == "classic-knock" and seats == 2)
+]
 
 
 MATCHES_PER_TABLE = 250
@@ -75,9 +79,14 @@ def test_same_seed_same_match() -> None:
     seed = bytes(range(32))
     runs: list[list[Action]] = [[], []]
     for applied in runs:
-        play_match(rules, ["strong", "expert"], seed, [5, 6],
-                   on_action=lambda game, action, into=applied: into.append(action),
-                   options={"expert": {"playouts": 24, "time_cap": None}})
+        play_match(
+            rules,
+            ["strong", "expert"],
+            seed,
+            [5, 6],
+            on_action=lambda game, action, into=applied: into.append(action),
+            options={"expert": {"playouts": 24, "time_cap": None}},
+        )
     assert runs[0] == runs[1]
 
 
@@ -95,7 +104,8 @@ def test_strong_makes_every_kind_of_decision() -> None:
             sources.add(action.source)
 
     for _ in range(12):
-        play_match(rules, ["strong", "strong", "strong"], rng.randbytes(32), [1, 2, 3],
-                   on_action=note)
+        play_match(
+            rules, ["strong", "strong", "strong"], rng.randbytes(32), [1, 2, 3], on_action=note
+        )
     assert {"draw", "lay", "lay_off", "exchange_joker", "knock", "discard"} <= kinds
     assert sources == {"stock", "discard"}

@@ -28,8 +28,7 @@ def test_each_level_beats_the_one_below(upper: str, lower: str) -> None:
 def test_expert_beats_casual() -> None:
     # A small search budget keeps the test quick; no wall-clock cap keeps it exact.
     options = {"expert": {"playouts": 16, "time_cap": None}}
-    result = run_tournament(SINGLE_ROUND, ["expert", "casual"], games=40, seed=7,
-                            options=options)
+    result = run_tournament(SINGLE_ROUND, ["expert", "casual"], games=40, seed=7, options=options)
     stats = result.stats["expert"]
     assert stats.win_rate > 0.55, result.report()
 

@@ -14,8 +14,7 @@ from romme.engine.view import SeatView
 
 
 def _decide(level: str, seed: int, view: SeatView) -> Action | None:
-    return make_bot(level, seed, **({"time_cap": None} if level == "expert" else {})).decide(
-        view)
+    return make_bot(level, seed, **({"time_cap": None} if level == "expert" else {})).decide(view)
 
 
 def test_a_worker_process_decides_like_the_parent() -> None:

@@ -75,9 +75,11 @@ def table_for(preset: str, rng: random.Random) -> tuple[Rules, int]:
 
 
 def _replay(game: Game, actions: list[Action]) -> str:
-    return (f"replay: Game.replay(Rules.from_json({game.rules.to_json()}), {game.seats}, "
-            f"bytes.fromhex({game.seed.hex()!r}), "
-            f"Game.actions_from_json({[a.to_json() for a in actions]}))")
+    return (
+        f"replay: Game.replay(Rules.from_json({game.rules.to_json()}), {game.seats}, "
+        f"bytes.fromhex({game.seed.hex()!r}), "
+        f"Game.actions_from_json({[a.to_json() for a in actions]}))"
+    )
 
 
 def _check(game: Game, seat: int, actions: list[Action]) -> tuple[list[Action], Action]:
@@ -89,11 +91,13 @@ def _check(game: Game, seat: int, actions: list[Action]) -> tuple[list[Action], 
     try:
         timeout = timeout_action(game.view_for(seat))
     except Exception as exc:
-        raise DeadEnd(f"seat {seat}'s timeout move failed: {exc!r}; "
-                      f"{_replay(game, actions)}") from exc
+        raise DeadEnd(
+            f"seat {seat}'s timeout move failed: {exc!r}; {_replay(game, actions)}"
+        ) from exc
     if timeout is None or not game.is_legal(timeout):
-        raise DeadEnd(f"seat {seat}'s timeout move {timeout!r} is refused; "
-                      f"{_replay(game, actions)}")
+        raise DeadEnd(
+            f"seat {seat}'s timeout move {timeout!r} is refused; {_replay(game, actions)}"
+        )
     return legal, timeout
 
 

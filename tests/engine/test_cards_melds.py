@@ -24,8 +24,20 @@ BOTH = pytest.mark.parametrize("rules", [CLASSIC, THREE], ids=["classic", "three
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("7H", "7H"), ("td", "TD"), ("10D", "TD"), ("as", "AS"), ("XX", "XX"), ("*", "XX"),
-     ("🃏", "XX"), ("Q♠", "QS"), ("♥7", "7H"), ("10♣", "TC"), ("k♦", "KD"), ("joker", "XX")],
+    [
+        ("7H", "7H"),
+        ("td", "TD"),
+        ("10D", "TD"),
+        ("as", "AS"),
+        ("XX", "XX"),
+        ("*", "XX"),
+        ("🃏", "XX"),
+        ("Q♠", "QS"),
+        ("♥7", "7H"),
+        ("10♣", "TC"),
+        ("k♦", "KD"),
+        ("joker", "XX"),
+    ],
 )
 def test_notation_is_parsed(text: str, expected: str) -> None:
     assert str(Card.parse(text)) == expected
@@ -178,7 +190,15 @@ def test_joker_exchange_positions() -> None:
 
 def test_penalties() -> None:
     assert [card_penalty(c, CLASSIC) for c in cards("AS 2S 9D TD JH QC KS XX")] == [
-        15, 2, 9, 10, 10, 10, 10, 30]
+        15,
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+        30,
+    ]
     assert card_penalty(JOKER, THREE) == 20
     assert hand_penalty(cards("AS XX"), THREE) == 35
 

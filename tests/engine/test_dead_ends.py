@@ -25,7 +25,8 @@ BATCH = 100
 @pytest.mark.parametrize("first", range(0, GAMES, BATCH), ids=lambda n: f"games{n}+")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_state_of_a_turn_has_a_legal_action_and_an_accepted_timeout_move(
-        preset: str, first: int) -> None:
+    preset: str, first: int
+) -> None:
     rng = random.Random(f"dead-ends:{preset}:{first}")
     states = exchanges = pending = 0
     for n in range(first, first + BATCH):

@@ -174,16 +174,22 @@ def test_opening_points_option() -> None:
 
 @BOTH
 def test_no_lay_off_or_exchange_before_opening(rules: Rules) -> None:
-    game = arranged(rules, ["TC 6H 2S 9D", "3H 6C TD"], melds=[(1, "7C 8C 9C"), (1, "5H XX 7H")],
-                    opened=[1], drawn=True)
+    game = arranged(
+        rules,
+        ["TC 6H 2S 9D", "3H 6C TD"],
+        melds=[(1, "7C 8C 9C"), (1, "5H XX 7H")],
+        opened=[1],
+        drawn=True,
+    )
     rejected(game, LayOff(0, card("TC"), 0, "high"), "not_opened")
     rejected(game, ExchangeJoker(0, card("6H"), 1, 1), "not_opened")
 
 
 @BOTH
 def test_lay_off_after_opening_in_the_same_turn(rules: Rules) -> None:
-    game = arranged(rules, ["TD JD QD TC 2S", "3H 6C TD"], melds=[(1, "7C 8C 9C")],
-                    opened=[1], drawn=True)
+    game = arranged(
+        rules, ["TD JD QD TC 2S", "3H 6C TD"], melds=[(1, "7C 8C 9C")], opened=[1], drawn=True
+    )
     game.apply(Lay(0, (cards("TD JD QD"),)))
     game.apply(LayOff(0, card("TC"), 0, "high"))
     assert str(game.melds[0]) == "7C 8C 9C TC"
@@ -202,8 +208,9 @@ def test_invalid_meld_is_rejected_with_its_reason() -> None:
 
 
 def test_classic_joker_exchange_takes_the_joker_to_hand() -> None:
-    game = arranged(CLASSIC, ["6H 2S 9D", "3H 6C TD"], melds=[(1, "5H XX 7H")],
-                    opened=[0, 1], drawn=True)
+    game = arranged(
+        CLASSIC, ["6H 2S 9D", "3H 6C TD"], melds=[(1, "5H XX 7H")], opened=[0, 1], drawn=True
+    )
     events = game.apply(ExchangeJoker(0, card("6H"), 0, 1))
     assert str(game.melds[0]) == "5H 6H 7H"
     assert JOKER in game.hands[0] and card("6H") not in game.hands[0]
@@ -213,8 +220,13 @@ def test_classic_joker_exchange_takes_the_joker_to_hand() -> None:
 
 
 def test_exchange_needs_the_card_the_joker_stands_for() -> None:
-    game = arranged(CLASSIC, ["6S 7C 2S", "3H 6C TD"], melds=[(1, "5H XX 7H"), (1, "7H 7S XX")],
-                    opened=[0, 1], drawn=True)
+    game = arranged(
+        CLASSIC,
+        ["6S 7C 2S", "3H 6C TD"],
+        melds=[(1, "5H XX 7H"), (1, "7H 7S XX")],
+        opened=[0, 1],
+        drawn=True,
+    )
     rejected(game, ExchangeJoker(0, card("6S"), 0, 1), "no_joker_there")
     rejected(game, ExchangeJoker(0, card("6S"), 0, 0), "no_joker_there")
     game.apply(ExchangeJoker(0, card("7C"), 1, None))  # any suit missing from the group
@@ -222,8 +234,13 @@ def test_exchange_needs_the_card_the_joker_stands_for() -> None:
 
 
 def test_three_rounds_exchanged_joker_must_be_laid_in_a_new_meld_or_discarded() -> None:
-    game = arranged(THREE, ["6H TC JC 2S 9D", "3H 6C TD"], melds=[(1, "5H XX 7H"),
-                    (1, "8S 9S TS")], opened=[0, 1], drawn=True)
+    game = arranged(
+        THREE,
+        ["6H TC JC 2S 9D", "3H 6C TD"],
+        melds=[(1, "5H XX 7H"), (1, "8S 9S TS")],
+        opened=[0, 1],
+        drawn=True,
+    )
     game.apply(ExchangeJoker(0, card("6H"), 0, 1))
     assert game.turn.pending_jokers == 1
     rejected(game, Discard(0, card("2S")), "joker_must_be_played")
@@ -235,20 +252,21 @@ def test_three_rounds_exchanged_joker_must_be_laid_in_a_new_meld_or_discarded() 
 
 
 def test_three_rounds_exchanged_joker_may_be_discarded() -> None:
-    game = arranged(THREE, ["6H 2S 9D", "3H 6C TD"], melds=[(1, "5H XX 7H")],
-                    opened=[0, 1], drawn=True)
+    game = arranged(
+        THREE, ["6H 2S 9D", "3H 6C TD"], melds=[(1, "5H XX 7H")], opened=[0, 1], drawn=True
+    )
     game.apply(ExchangeJoker(0, card("6H"), 0, 1))
     game.apply(Discard(0, JOKER))
     assert game.discard[-1] == JOKER
 
 
-def test_three_rounds_exchanged_joker_may_be_discarded_after_laying_a_joker_from_the_pile(
-) -> None:
+def test_three_rounds_exchanged_joker_may_be_discarded_after_laying_a_joker_from_the_pile() -> None:
     """A joker taken from the discard pile and laid, then a joker exchanged: the joker in
     hand is the exchanged one, so it may go back to the pile (cards are values, so the rule
     against returning the card taken from the pile must not catch it)."""
-    game = arranged(THREE, ["TC JC 6H 2S 9D", "3H 6C TD"], upcard="XX",
-                    melds=[(1, "5H XX 7H")], opened=[0, 1])
+    game = arranged(
+        THREE, ["TC JC 6H 2S 9D", "3H 6C TD"], upcard="XX", melds=[(1, "5H XX 7H")], opened=[0, 1]
+    )
     game.apply(Draw(0, "discard"))
     game.apply(Lay(0, (cards("TC JC XX"),)))
     game.apply(ExchangeJoker(0, card("6H"), 0, 1))
@@ -279,8 +297,9 @@ def test_timeout_action_meets_an_obligation_that_blocks_every_discard() -> None:
 
 
 def test_classic_goes_out_by_laying_the_last_card() -> None:
-    game = arranged(CLASSIC, ["TC", "3H 6C TD AS XX"], melds=[(0, "7C 8C 9C")],
-                    opened=[0], drawn=True)
+    game = arranged(
+        CLASSIC, ["TC", "3H 6C TD AS XX"], melds=[(0, "7C 8C 9C")], opened=[0], drawn=True
+    )
     game.apply(LayOff(0, card("TC"), 0, "high"))
     result = game.results[-1]
     assert result.winner == 0 and not result.hand_rummy
@@ -342,8 +361,12 @@ def test_hand_rummy_can_be_switched_off_in_classic() -> None:
 
 def knock_table() -> Game:
     rules = CLASSIC.replace(knock=True)
-    game = arranged(rules, ["2H 5C 9D KS", "3H 6C TD", "4S 8S 8D", "QH QD 4C"],
-                    stock="JS 2D 3D 4D 5D", current=0)
+    game = arranged(
+        rules,
+        ["2H 5C 9D KS", "3H 6C TD", "4S 8S 8D", "QH QD 4C"],
+        stock="JS 2D 3D 4D 5D",
+        current=0,
+    )
     game.apply(Draw(0, "stock"))
     game.apply(Discard(0, card("KS")))
     return game
@@ -461,8 +484,9 @@ def test_a_stock_draw_or_a_knock_starts_the_stall_count_again() -> None:
     for _ in range(2):
         _take_discard_and_throw_another(game)
     assert game.in_round and game.stall == 2
-    knocking = arranged(CLASSIC.replace(knock=True, stall_turns=3),
-                        ["2H 5C 9D", "3H 6C TD", "4S 7S 8D"])
+    knocking = arranged(
+        CLASSIC.replace(knock=True, stall_turns=3), ["2H 5C 9D", "3H 6C TD", "4S 7S 8D"]
+    )
     _take_discard_and_throw_another(knocking)
     assert knocking.stall == 1
     knocking.apply(Knock(2))
@@ -483,23 +507,44 @@ def test_stall_turns_must_not_be_negative() -> None:
 
 
 THREE_ROUNDS_AS_STORED = {
-    "name": "three-rounds", "hand_size": 13, "opening_points": 30,
-    "opening_single_meld": False, "min_natural_cards": 2, "max_jokers_per_meld": 1,
-    "joker_penalty": 20, "ace_penalty": 15, "hand_rummy": True, "hand_rummy_multiplier": 2,
-    "knock": False, "knock_window_seconds": 3.0, "joker_exchange_to_hand": False,
-    "must_discard_to_go_out": True, "may_return_discard": False, "max_restocks": 2,
-    "stall_turns": 40, "scoring": "rounds", "point_limit": 100, "rounds": 3,
-    "turn_seconds": 45, "timeouts_before_away": 3, "min_seats": 2, "max_seats": 4,
+    "name": "three-rounds",
+    "hand_size": 13,
+    "opening_points": 30,
+    "opening_single_meld": False,
+    "min_natural_cards": 2,
+    "max_jokers_per_meld": 1,
+    "joker_penalty": 20,
+    "ace_penalty": 15,
+    "hand_rummy": True,
+    "hand_rummy_multiplier": 2,
+    "knock": False,
+    "knock_window_seconds": 3.0,
+    "joker_exchange_to_hand": False,
+    "must_discard_to_go_out": True,
+    "may_return_discard": False,
+    "max_restocks": 2,
+    "stall_turns": 40,
+    "scoring": "rounds",
+    "point_limit": 100,
+    "rounds": 3,
+    "turn_seconds": 45,
+    "timeouts_before_away": 3,
+    "min_seats": 2,
+    "max_seats": 4,
 }
 """``Rules.three_rounds(turn_seconds=45).to_json()`` as tables have stored it."""
 
 
-@pytest.mark.parametrize(("options", "reason"), [
-    ({"knock": True}, "three-rounds is played without the knock"),
-    ({"hand_rummy": False}, "three-rounds always plays with hand rummy"),
-])
-def test_three_rounds_refuses_the_options_its_rules_rule_out(options: dict[str, bool],
-                                                              reason: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"knock": True}, "three-rounds is played without the knock"),
+        ({"hand_rummy": False}, "three-rounds always plays with hand rummy"),
+    ],
+)
+def test_three_rounds_refuses_the_options_its_rules_rule_out(
+    options: dict[str, bool], reason: str
+) -> None:
     with pytest.raises(ValueError, match=reason):
         Rules.three_rounds(**options)
     with pytest.raises(ValueError, match=reason):
@@ -509,7 +554,8 @@ def test_three_rounds_refuses_the_options_its_rules_rule_out(options: dict[str, 
     with pytest.raises(NotationError, match=reason):
         Rules.from_json({**THREE_ROUNDS_AS_STORED, **options})
     assert getattr(CLASSIC.replace(**options), next(iter(options))) is next(
-        iter(options.values()))  # classic allows both
+        iter(options.values())
+    )  # classic allows both
 
 
 def test_stored_three_rounds_rules_and_games_still_load() -> None:
@@ -529,8 +575,9 @@ def win_round(game: Game, winner: int) -> None:
 
 def test_two_players_the_game_ends_when_one_goes_over_the_limit() -> None:
     rules = CLASSIC.replace(point_limit=50)
-    game = arranged(rules, ["TC", "KH KD KS QH QD QC"], melds=[(0, "7C 8C 9C")],
-                    opened=[0], drawn=True)
+    game = arranged(
+        rules, ["TC", "KH KD KS QH QD QC"], melds=[(0, "7C 8C 9C")], opened=[0], drawn=True
+    )
     events = game.apply(LayOff(0, card("TC"), 0, "high"))
     assert game.totals == [0, 60]
     assert game.phase is Phase.GAME_OVER and game.winners == (0,)
@@ -548,8 +595,9 @@ def test_limit_one_is_a_single_round() -> None:
 
 def test_three_players_the_others_play_on_and_the_last_one_left_wins() -> None:
     rules = CLASSIC.replace(point_limit=50)
-    game = arranged(rules, ["TC", "KH KD KS QH QD QC", "2H"], melds=[(0, "7C 8C 9C")],
-                    opened=[0], drawn=True)
+    game = arranged(
+        rules, ["TC", "KH KD KS QH QD QC", "2H"], melds=[(0, "7C 8C 9C")], opened=[0], drawn=True
+    )
     game.apply(LayOff(0, card("TC"), 0, "high"))
     assert game.results[-1].eliminated == (1,)
     assert game.phase is Phase.ROUND_OVER and game.active == [True, False, True]
@@ -606,9 +654,16 @@ def test_arranging_the_hand_is_allowed_any_time_during_a_round() -> None:
 
 
 def test_actions_and_events_round_trip_through_json() -> None:
-    actions = [Draw(0, "discard"), Lay(0, (cards("7C 7D 7H"), cards("2S 3S 4S"))),
-               LayOff(1, card("TC"), 2, "low"), ExchangeJoker(2, card("6H"), 0, None),
-               Discard(3, card("XX")), Knock(2), Arrange(0, cards("2H XX")), NextRound()]
+    actions = [
+        Draw(0, "discard"),
+        Lay(0, (cards("7C 7D 7H"), cards("2S 3S 4S"))),
+        LayOff(1, card("TC"), 2, "low"),
+        ExchangeJoker(2, card("6H"), 0, None),
+        Discard(3, card("XX")),
+        Knock(2),
+        Arrange(0, cards("2H XX")),
+        NextRound(),
+    ]
     for action in actions:
         assert action_from_json(json.loads(json.dumps(action.to_json()))) == action
     game = Game(CLASSIC.replace(knock=True), 4, SEED)
@@ -634,11 +689,21 @@ def test_actions_and_events_round_trip_through_json() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [None, [], {}, {"type": "fly"}, {"type": "draw"}, {"type": "draw", "seat": "0"},
-     {"type": "draw", "seat": 0, "source": "sky"}, {"type": "discard", "seat": 0, "card": "1Z"},
-     {"type": "discard", "seat": 0, "card": 7}, {"type": "lay", "seat": 0, "melds": []},
-     {"type": "lay", "seat": 0, "melds": [["7H"] * 200]}, {"type": "draw", "seat": True},
-     {"type": "lay_off", "seat": 0, "card": "7H", "meld": 0, "end": "middle"}],
+    [
+        None,
+        [],
+        {},
+        {"type": "fly"},
+        {"type": "draw"},
+        {"type": "draw", "seat": "0"},
+        {"type": "draw", "seat": 0, "source": "sky"},
+        {"type": "discard", "seat": 0, "card": "1Z"},
+        {"type": "discard", "seat": 0, "card": 7},
+        {"type": "lay", "seat": 0, "melds": []},
+        {"type": "lay", "seat": 0, "melds": [["7H"] * 200]},
+        {"type": "draw", "seat": True},
+        {"type": "lay_off", "seat": 0, "card": "7H", "meld": 0, "end": "middle"},
+    ],
 )
 def test_malformed_actions_get_a_notation_error(data: object) -> None:
     with pytest.raises(NotationError):

@@ -66,8 +66,9 @@ def random_action(game: Game, rng: random.Random) -> Action:
     if choice == 5:
         return Knock(seat)
     if choice == 6:
-        return Arrange(seat, tuple(rng.sample(hand, len(hand))) + ((card,) if rng.random() < .5
-                                                                   else ()))
+        return Arrange(
+            seat, tuple(rng.sample(hand, len(hand))) + ((card,) if rng.random() < 0.5 else ())
+        )
     return NextRound()
 
 
@@ -101,8 +102,9 @@ def assert_views_hide_foreign_cards(game: Game, rng: random.Random) -> None:
         assert other.view_for(seat) == view
 
 
-def play_random_match(rules: Rules, seats: int, seed: bytes, rng: random.Random,
-                      greed: float, max_steps: int = 1500) -> tuple[Game, list[Action]]:
+def play_random_match(
+    rules: Rules, seats: int, seed: bytes, rng: random.Random, greed: float, max_steps: int = 1500
+) -> tuple[Game, list[Action]]:
     game = Game(rules, seats, seed)
     actions: list[Action] = []
     for step in range(max_steps):
@@ -158,8 +160,11 @@ def test_random_legal_matches_keep_every_invariant(
 
 
 @settings(max_examples=10, deadline=None)
-@given(seats=st.sampled_from([2, 3, 4]), preset=st.sampled_from(sorted(RULES)),
-       seed=st.binary(min_size=32, max_size=32))
+@given(
+    seats=st.sampled_from([2, 3, 4]),
+    preset=st.sampled_from(sorted(RULES)),
+    seed=st.binary(min_size=32, max_size=32),
+)
 def test_reference_players_finish_games(seats: int, preset: str, seed: bytes) -> None:
     from romme.engine.reference import play_game
 
@@ -173,4 +178,3 @@ def test_reference_players_finish_games(seats: int, preset: str, seed: bytes) ->
         assert sum(result.penalties) >= 0
         if result.winner is not None:
             assert result.penalties[result.winner] == 0
-

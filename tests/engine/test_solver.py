@@ -92,8 +92,9 @@ Outcome = tuple[int, int, int]
 """(penalty left, points laid, value of the best single meld)."""
 
 
-def brute_outcomes(hand: Sequence[Card], rules: Rules, *, every_subset: bool = False
-                   ) -> set[Outcome]:
+def brute_outcomes(
+    hand: Sequence[Card], rules: Rules, *, every_subset: bool = False
+) -> set[Outcome]:
     """Every (penalty, points, best meld) some arrangement of the hand reaches.
 
     Candidate melds are the sub-multisets of the hand whose natural cards share a
@@ -158,15 +159,17 @@ def brute_outcomes(hand: Sequence[Card], rules: Rules, *, every_subset: bool = F
     return set(outcomes(counts))
 
 
-def check_against_brute_force(hand: Sequence[Card], rules: Rules, *,
-                              every_subset: bool = False) -> None:
+def check_against_brute_force(
+    hand: Sequence[Card], rules: Rules, *, every_subset: bool = False
+) -> None:
     """solve and solve_opening agree with the brute force and are well formed."""
     every = brute_outcomes(hand, rules, every_subset=every_subset)
     best = min(every, key=lambda o: (o[0], -o[1]))
     arrangement = solve(hand, rules)
     assert_well_formed(arrangement, hand, rules)
     assert (arrangement.penalty, arrangement.points) == best[:2], (
-        f"{' '.join(map(str, hand))}: solver {arrangement.to_json()}, brute force {best}")
+        f"{' '.join(map(str, hand))}: solver {arrangement.to_json()}, brute force {best}"
+    )
 
     target = max(rules.opening_points, 1)
     if rules.opening_single_meld:
@@ -181,7 +184,8 @@ def check_against_brute_force(hand: Sequence[Card], rules: Rules, *,
     assert opening is not None, f"{' '.join(map(str, hand))} can open: {best_opening}"
     assert_well_formed(opening, hand, rules)
     assert (opening.penalty, opening.points) == best_opening[:2], (
-        f"{' '.join(map(str, hand))}: solver {opening.to_json()}, brute force {best_opening}")
+        f"{' '.join(map(str, hand))}: solver {opening.to_json()}, brute force {best_opening}"
+    )
     if rules.opening_single_meld:
         assert max(meld.value for meld in opening.melds) >= target
     else:
@@ -374,8 +378,12 @@ def test_empty_and_joker_only_hands() -> None:
 
 def test_to_json() -> None:
     best = solve(cards("QH KH XX 4C"), CLASSIC)
-    assert best.to_json() == {"melds": [["QH", "KH", "XX"]], "left": ["4C"],
-                              "penalty": 4, "points": 31}
+    assert best.to_json() == {
+        "melds": [["QH", "KH", "XX"]],
+        "left": ["4C"],
+        "penalty": 4,
+        "points": 31,
+    }
 
 
 def test_hand_order_does_not_matter() -> None:
@@ -395,13 +403,19 @@ def test_hand_order_does_not_matter() -> None:
 
 # Small pools where melds, jokers, duplicates and aces meet often.
 POOLS: dict[str, list[Card]] = {
-    "two suits, ranks A-7": [Card.natural(r, s) for s in (Suit.HEARTS, Suit.SPADES)
-                             for r in range(1, 8)] * 2 + [JOKER] * 6,
-    "four suits around the ace": [Card.natural(r, s) for s in Suit
-                                  for r in (1, 2, 3, 4, 12, 13)] * 2 + [JOKER] * 6,
-    "three suits, ranks 5-9": [Card.natural(r, s) for s in (Suit.CLUBS, Suit.HEARTS,
-                                                              Suit.SPADES)
-                               for r in range(5, 10)] * 2 + [JOKER] * 4,
+    "two suits, ranks A-7": [
+        Card.natural(r, s) for s in (Suit.HEARTS, Suit.SPADES) for r in range(1, 8)
+    ]
+    * 2
+    + [JOKER] * 6,
+    "four suits around the ace": [Card.natural(r, s) for s in Suit for r in (1, 2, 3, 4, 12, 13)]
+    * 2
+    + [JOKER] * 6,
+    "three suits, ranks 5-9": [
+        Card.natural(r, s) for s in (Suit.CLUBS, Suit.HEARTS, Suit.SPADES) for r in range(5, 10)
+    ]
+    * 2
+    + [JOKER] * 4,
 }
 POOL_LIST = list(POOLS.values())
 
@@ -421,13 +435,17 @@ def test_exact_on_small_hands(rules: Rules, chunk: int) -> None:
         check_against_brute_force(hand, rules)
 
 
-@pytest.mark.parametrize("rules", [
-    CLASSIC.replace(opening_single_meld=True),
-    THREE.replace(opening_single_meld=True, opening_points=25),
-    CLASSIC.replace(min_natural_cards=3, opening_points=40),
-    CLASSIC.replace(max_jokers_per_meld=2, joker_penalty=0),
-    THREE.replace(ace_penalty=1, joker_penalty=5, opening_points=0),
-], ids=["single-meld", "three-single-25", "three-naturals", "two-jokers-free", "cheap"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        CLASSIC.replace(opening_single_meld=True),
+        THREE.replace(opening_single_meld=True, opening_points=25),
+        CLASSIC.replace(min_natural_cards=3, opening_points=40),
+        CLASSIC.replace(max_jokers_per_meld=2, joker_penalty=0),
+        THREE.replace(ace_penalty=1, joker_penalty=5, opening_points=0),
+    ],
+    ids=["single-meld", "three-single-25", "three-naturals", "two-jokers-free", "cheap"],
+)
 def test_exact_with_other_options(rules: Rules) -> None:
     for hand in small_hands(77, 300):
         check_against_brute_force(hand, rules)
@@ -441,7 +459,7 @@ def test_exact_on_dealt_hands(rules: Rules) -> None:
     deck = shoe()
     for i in range(400):
         rng.shuffle(deck)
-        hand = deck[:13 + i % 2]
+        hand = deck[: 13 + i % 2]
         if i % 3 == 0:  # one hand in three holds two to four jokers
             jokers = 2 + i // 3 % 3
             naturals = [c for c in deck if not c.is_joker]
@@ -453,8 +471,10 @@ card_strategy = st.sampled_from([*sorted(set(POOLS["four suits around the ace"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(card_strategy, min_size=0, max_size=8),
-       st.sampled_from([CLASSIC, THREE, CLASSIC.replace(opening_single_meld=True)]))
+@given(
+    st.lists(card_strategy, min_size=0, max_size=8),
+    st.sampled_from([CLASSIC, THREE, CLASSIC.replace(opening_single_meld=True)]),
+)
 def test_property_exact_for_any_multiset(hand: list[Card], rules: Rules) -> None:
     """Any multiset, even three copies of a card, is solved exactly (checked
     against every sub-multiset, not only those of one suit or rank)."""
@@ -462,8 +482,10 @@ def test_property_exact_for_any_multiset(hand: list[Card], rules: Rules) -> None
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(sorted(set(shoe()))), min_size=0, max_size=16),
-       st.sampled_from([CLASSIC, THREE]))
+@given(
+    st.lists(st.sampled_from(sorted(set(shoe()))), min_size=0, max_size=16),
+    st.sampled_from([CLASSIC, THREE]),
+)
 def test_property_melding_never_costs_more(hand: list[Card], rules: Rules) -> None:
     """Well formed, never worse than laying nothing, and opening never beats solve."""
     best = solve(hand, rules)

@@ -38,8 +38,13 @@ async def _pg_admin(base: str, statement: str) -> None:
 
     url = make_url(base)
     connection = await asyncpg.connect(
-        user=url.username, password=url.password, host=url.host or "127.0.0.1",
-        port=url.port or 5432, database=url.database or "postgres", timeout=5)
+        user=url.username,
+        password=url.password,
+        host=url.host or "127.0.0.1",
+        port=url.port or 5432,
+        database=url.database or "postgres",
+        timeout=5,
+    )
     try:
         await connection.execute(statement)
     finally:
@@ -85,8 +90,9 @@ def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
     started: list[ServerProcess] = []
     databases: list[str] = []
 
-    def make(backend: str = "sqlite", *, db_url: str | None = None, start: bool = True,
-             **options: object) -> ServerProcess:
+    def make(
+        backend: str = "sqlite", *, db_url: str | None = None, start: bool = True, **options: object
+    ) -> ServerProcess:
         if db_url is None:
             if backend == "postgresql":
                 db_url = new_pg_database()
@@ -112,7 +118,11 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     tests create more guests from 127.0.0.1 than the default limit of new accounts
     per address allows, so that limit is off here."""
     workdir = tmp_path_factory.mktemp("server")
-    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir,
-                           time_scale=10, extra=["--accounts-per-hour", "0"]).start()
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{workdir / 'romme.db'}",
+        workdir,
+        time_scale=10,
+        extra=["--accounts-per-hour", "0"],
+    ).start()
     yield server
     server.stop()

@@ -45,13 +45,34 @@ from .helpers import Client, ServerProcess
 
 Strategy = st.SearchStrategy[Any]
 
-SERVER_OPTIONS = ["--rate-per-second", "10000", "--rate-burst", "10000",
-                  "--max-refused-per-minute", "0", "--max-waiting-tables", "3"]
+SERVER_OPTIONS = [
+    "--rate-per-second",
+    "10000",
+    "--rate-burst",
+    "10000",
+    "--max-refused-per-minute",
+    "0",
+    "--max-waiting-tables",
+    "3",
+]
 """A fuzzed server takes messages as fast as they come and never closes a
 connection for its refused messages (those limits have their own tests)."""
 
-NASTY_TEXT = ["\x00", "\ud800", "\udfff", "\ud83c", "\u202e", "\ufeff", "\x7f", "\n",
-              "'; DROP TABLE players; --", "%00", "../../etc/passwd", "<script>", "🃏"]
+NASTY_TEXT = [
+    "\x00",
+    "\ud800",
+    "\udfff",
+    "\ud83c",
+    "\u202e",
+    "\ufeff",
+    "\x7f",
+    "\n",
+    "'; DROP TABLE players; --",
+    "%00",
+    "../../etc/passwd",
+    "<script>",
+    "🃏",
+]
 
 # ------------------------------------------------------------ hostile values
 
@@ -61,14 +82,22 @@ nasty_strings: Strategy = st.one_of(
     st.text(st.characters(codec=None, exclude_categories=()), max_size=20),
     st.integers(0, 5000).map(lambda n: "x" * n),
 )
-huge_numbers: Strategy = st.sampled_from(
-    [2**31 - 1, 2**31, -(2**31) - 1, 2**53, 2**63, 2**64, -1, 10**30, 2**1000]
-) | st.integers()
-scalars: Strategy = st.one_of(st.none(), st.booleans(), huge_numbers,
-                              st.floats(allow_nan=True, allow_infinity=True), nasty_strings)
+huge_numbers: Strategy = (
+    st.sampled_from([2**31 - 1, 2**31, -(2**31) - 1, 2**53, 2**63, 2**64, -1, 10**30, 2**1000])
+    | st.integers()
+)
+scalars: Strategy = st.one_of(
+    st.none(),
+    st.booleans(),
+    huge_numbers,
+    st.floats(allow_nan=True, allow_infinity=True),
+    nasty_strings,
+)
 hostile_values: Strategy = st.recursive(
-    scalars, lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(nasty_strings, inner, max_size=4), max_leaves=12)
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(nasty_strings, inner, max_size=4),
+    max_leaves=12,
+)
 
 # ---------------------------------------------------------- derived schemas
 
@@ -98,10 +127,14 @@ def engine_actions() -> Strategy:
     options = []
     for cls in typing.get_args(Action):
         hints = typing.get_type_hints(cls)
-        fields = {f.name: from_hint(hints[f.name]) for f in dataclasses.fields(cls)
-                  if f.name != "seat"}
-        options.append(st.fixed_dictionaries(
-            {"type": st.just(cls.type)}, optional={**fields, "seat": st.integers(-1, 4)}))
+        fields = {
+            f.name: from_hint(hints[f.name]) for f in dataclasses.fields(cls) if f.name != "seat"
+        }
+        options.append(
+            st.fixed_dictionaries(
+                {"type": st.just(cls.type)}, optional={**fields, "seat": st.integers(-1, 4)}
+            )
+        )
     return st.one_of(*options)
 
 
@@ -111,16 +144,19 @@ def table_settings() -> Strategy:
         bool: lambda default: st.booleans(),
         int: lambda default: st.integers(-1, default * 2 + 5),
         str: lambda default: st.sampled_from(["classic", "three-rounds", "open", "invite"]),
-        dict: lambda default: st.dictionaries(st.sampled_from(["0", "1", "2", "3", "x"]),
-                                              st.sampled_from([*BOT_LEVELS, "god"]),
-                                              max_size=3),
+        dict: lambda default: st.dictionaries(
+            st.sampled_from(["0", "1", "2", "3", "x"]),
+            st.sampled_from([*BOT_LEVELS, "god"]),
+            max_size=3,
+        ),
     }
     defaults = TableSettings()
     optional = {}
     for f in dataclasses.fields(TableSettings):
         value = getattr(defaults, f.name)
-        optional[f.name] = by_default[type(value)](value) | (hostile_values
-                                                             if f.name == "seats" else st.nothing())
+        optional[f.name] = by_default[type(value)](value) | (
+            hostile_values if f.name == "seats" else st.nothing()
+        )
     return st.fixed_dictionaries({}, optional=optional)
 
 
@@ -152,8 +188,9 @@ def client_messages(tables: list[int], nicknames: list[str]) -> Strategy:
             choice = draw(st.integers(0, 9))
             if choice == 0:
                 continue
-            data[name] = draw(hostile_values if choice == 1
-                              else field_values(spec.kind, tables, nicknames))
+            data[name] = draw(
+                hostile_values if choice == 1 else field_values(spec.kind, tables, nicknames)
+            )
         if draw(st.integers(0, 9)) == 0:
             data[draw(nasty_strings)] = draw(hostile_values)
         return data
@@ -181,13 +218,23 @@ def garbage_frames() -> Strategy:
         st.binary(max_size=200).map(lambda b: Frame(b, text=False)),
         st.integers(1, 20_000).map(lambda n: Frame("[" * n + "]" * n)),
         st.integers(1, 20_000).map(lambda n: Frame('{"a":' * n + "1" + "}" * n)),
-        st.integers(4000, 9000).map(lambda n: Frame('{"type":"join_table","table":'
-                                                    + "9" * n + "}")),
+        st.integers(4000, 9000).map(
+            lambda n: Frame('{"type":"join_table","table":' + "9" * n + "}")
+        ),
         st.integers(16 * 1024 - 40, 60_000).map(
-            lambda n: Frame(json.dumps({"type": "lobby_chat", "text": "y" * n}))),
-        st.sampled_from(['{"type":"ping","id":"\\ud800"}', '{"type":"ping"', "null", "1e999",
-                         '{"type":"ping","id":NaN}', '{"__proto__":{"x":1}}',
-                         '{"type":"ping","type":"lobby_chat"}']).map(Frame),
+            lambda n: Frame(json.dumps({"type": "lobby_chat", "text": "y" * n}))
+        ),
+        st.sampled_from(
+            [
+                '{"type":"ping","id":"\\ud800"}',
+                '{"type":"ping"',
+                "null",
+                "1e999",
+                '{"type":"ping","id":NaN}',
+                '{"__proto__":{"x":1}}',
+                '{"type":"ping","type":"lobby_chat"}',
+            ]
+        ).map(Frame),
     )
 
 
@@ -208,13 +255,17 @@ def batches(tables: list[int], nicknames: list[str]) -> Strategy:
         return Frame(json.dumps({**message, "id": msg_id}))
 
     messages = client_messages(tables, nicknames)
-    kinds = [st.builds(tracked, messages, st.booleans()),
-             st.builds(untracked, messages, hostile_values), garbage_frames()]
+    kinds = [
+        st.builds(tracked, messages, st.booleans()),
+        st.builds(untracked, messages, hostile_values),
+        garbage_frames(),
+    ]
     # Six in ten frames are messages with an id to follow, two carry a hostile id,
     # two are garbage (``one_of`` alone would weigh the garbage's many branches).
     frame = st.sampled_from([0] * 6 + [1] * 2 + [2] * 2).flatmap(lambda i: kinds[i])
     poison = st.binary(min_size=1, max_size=30).map(
-        lambda b: Frame(b'{"type":"ping","x":"' + b + b'\xff"}', text=True))
+        lambda b: Frame(b'{"type":"ping","x":"' + b + b'\xff"}', text=True)
+    )
 
     @st.composite
     def batch(draw: Any) -> list[Frame]:
@@ -273,8 +324,9 @@ class WsFuzzer:
         self.player = await (await Client(self.server, f"{prefix}a{stamp}").guest()).connect()
         other = await (await Client(self.server, f"{prefix}b{stamp}").guest()).connect()
         self.others.append(other)
-        running = await self._table(self.player, {"seats": 3, "knock": True,
-                                                  "bots": {"1": "casual", "2": "casual"}})
+        running = await self._table(
+            self.player, {"seats": 3, "knock": True, "bots": {"1": "casual", "2": "casual"}}
+        )
         await self.player.request({"type": "start_game", "table": running})
         waiting = await self._table(other, {"seats": 3, "access": "invite"})
         self.tables = [running, waiting]
@@ -309,11 +361,14 @@ class WsFuzzer:
         ids = [f.tracked for f in frames if f.tracked]
         for msg_id in ids:
             try:
-                await client.expect(None, lambda m, i=msg_id: m.get("id") == i, start=start,
-                                    timeout=20)
+                await client.expect(
+                    None, lambda m, i=msg_id: m.get("id") == i, start=start, timeout=20
+                )
             except AssertionError as exc:
-                self._fail(f"no reply to {msg_id}: {exc}; sent "
-                           f"{_shown(next(f for f in frames if f.tracked == msg_id))}")
+                self._fail(
+                    f"no reply to {msg_id}: {exc}; sent "
+                    f"{_shown(next(f for f in frames if f.tracked == msg_id))}"
+                )
                 return
         pong = await client.request({"type": "ping"}, timeout=20)
         if pong.get("type") != "pong":
@@ -345,9 +400,13 @@ class WsFuzzer:
         """Run Hypothesis until ``seconds`` have passed (``examples`` per round)."""
         deadline = time.monotonic() + seconds
 
-        @settings(max_examples=examples, deadline=None, database=None,
-                  phases=[Phase.generate, Phase.shrink],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(self.strategy())
         def one(frames: list[Frame]) -> None:
             self.loop.run(self.send_batch(frames))
@@ -355,8 +414,9 @@ class WsFuzzer:
         with warnings.catch_warnings():
             # The clients' event loop thread draws on ``random`` (keepalive pings)
             # while Hypothesis generates; that is no strategy of ours using it.
-            warnings.filterwarnings("ignore", "Do not use the `random` module",
-                                    HypothesisDeprecationWarning)
+            warnings.filterwarnings(
+                "ignore", "Do not use the `random` module", HypothesisDeprecationWarning
+            )
             while time.monotonic() < deadline:
                 one()
 
@@ -398,9 +458,9 @@ def http_requests() -> Strategy:
         st.sampled_from(["/api/me", "/api/tables", "/healthz", "/", "/index.html"]),
     ).map(lambda path: ("GET", path, None, {}))
     bodies = st.one_of(
-        st.fixed_dictionaries({}, optional={"nickname": hostile_values,
-                                            "password": hostile_values}).map(
-            lambda d: json.dumps(d).encode()),
+        st.fixed_dictionaries(
+            {}, optional={"nickname": hostile_values, "password": hostile_values}
+        ).map(lambda d: json.dumps(d).encode()),
         hostile_values.map(lambda v: json.dumps(v).encode()),
         st.binary(max_size=300),
         st.integers(1, 40_000).map(lambda n: b"[" * n),
@@ -409,9 +469,19 @@ def http_requests() -> Strategy:
         st.just("POST"),
         st.sampled_from(["/api/guest", "/api/login", "/api/register", "/api/logout"]),
         bodies,
-        st.fixed_dictionaries({}, optional={"content-type": st.sampled_from(
-            ["application/json", "text/plain", "multipart/form-data; boundary=x",
-             "application/x-www-form-urlencoded"])}),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "content-type": st.sampled_from(
+                    [
+                        "application/json",
+                        "text/plain",
+                        "multipart/form-data; boundary=x",
+                        "application/x-www-form-urlencoded",
+                    ]
+                )
+            },
+        ),
     )
     return gets | posts
 
@@ -437,9 +507,13 @@ class HttpFuzzer:
     def run(self, seconds: float, examples: int = 50) -> None:
         deadline = time.monotonic() + seconds
 
-        @settings(max_examples=examples, deadline=None, database=None,
-                  phases=[Phase.generate, Phase.shrink],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(st.lists(http_requests(), min_size=1, max_size=10))
         def one(requests: list[tuple[str, str, bytes | None, dict[str, str]]]) -> None:
             for request in requests:

@@ -35,8 +35,15 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m romme serve`` on a free loopback port."""
 
-    def __init__(self, db_url: str, workdir: Path, *, time_scale: float = 1.0,
-                 bot_delay: float = 0.0, extra: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        workdir: Path,
+        *,
+        time_scale: float = 1.0,
+        bot_delay: float = 0.0,
+        extra: list[str] | None = None,
+    ) -> None:
         self.db_url = db_url
         self.workdir = workdir
         self.time_scale = time_scale
@@ -59,10 +66,25 @@ class ServerProcess:
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "romme", "serve", "--port", str(self.port),
-             "--db", self.db_url, "--time-scale", str(self.time_scale),
-             "--bot-delay", str(self.bot_delay), *self.extra],
-            cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "romme",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--time-scale",
+                str(self.time_scale),
+                "--bot-delay",
+                str(self.bot_delay),
+                *self.extra,
+            ],
+            cwd=self.workdir,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         deadline = time.monotonic() + timeout
@@ -134,8 +156,9 @@ class Client:
 
     async def connect(self, **kwargs: Any) -> Client:
         headers = {"Cookie": self.cookie_header()}
-        self.ws = await connect(self.server.ws_url, additional_headers=headers,
-                                max_size=2**22, **kwargs)
+        self.ws = await connect(
+            self.server.ws_url, additional_headers=headers, max_size=2**22, **kwargs
+        )
         self.closed = None
         self._reader = asyncio.create_task(self._read())
         await self.expect("lobby")
@@ -162,9 +185,15 @@ class Client:
         if kind == "table":
             table = data["table"]
             state = self.tables.setdefault(table["id"], {})
-            state.update(my_seat=table["my_seat"], version=table["version"], view=table["view"],
-                         timer=table["timer"], status=table["status"],
-                         next_round=table["next_round"], seats=table["seats"])
+            state.update(
+                my_seat=table["my_seat"],
+                version=table["version"],
+                view=table["view"],
+                timer=table["timer"],
+                status=table["status"],
+                next_round=table["next_round"],
+                seats=table["seats"],
+            )
         elif kind == "update":
             state = self.tables.setdefault(data["table"], {})
             state["version"] = data["version"]
@@ -192,8 +221,13 @@ class Client:
         await self.send({**data, "id": msg_id})
         return await self.expect(None, lambda m: m.get("id") == msg_id, timeout=timeout)
 
-    async def expect(self, kind: str | None, pred: Callable[[dict[str, Any]], bool] | None = None,
-                     timeout: float = 10, start: int = 0) -> dict[str, Any]:
+    async def expect(
+        self,
+        kind: str | None,
+        pred: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 10,
+        start: int = 0,
+    ) -> dict[str, Any]:
         """The first message (from index ``start``) of this type matching ``pred``."""
         deadline = time.monotonic() + timeout
         index = start
@@ -201,15 +235,20 @@ class Client:
             while index < len(self.messages):
                 message = self.messages[index]
                 index += 1
-                if (kind is None or message.get("type") == kind) and (pred is None or pred(message)):
+                if (kind is None or message.get("type") == kind) and (
+                    pred is None or pred(message)
+                ):
                     return message
             if self.closed is not None:
-                raise AssertionError(f"{self.nickname}: connection closed ({self.closed}) "
-                                     f"waiting for {kind}")
+                raise AssertionError(
+                    f"{self.nickname}: connection closed ({self.closed}) waiting for {kind}"
+                )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(f"{self.nickname}: no {kind} within {timeout}s; last: "
-                                     f"{[m.get('type') for m in self.messages[-8:]]}")
+                raise AssertionError(
+                    f"{self.nickname}: no {kind} within {timeout}s; last: "
+                    f"{[m.get('type') for m in self.messages[-8:]]}"
+                )
             self._new.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
@@ -236,8 +275,9 @@ class Autoplayer:
     """Plays a seat with a policy (the reference player by default) from the views
     the server sends, says "Next" after each round, until the game is over."""
 
-    def __init__(self, client: Client, table: int, policy: Policy = reference_action,
-                 knock: bool = True) -> None:
+    def __init__(
+        self, client: Client, table: int, policy: Policy = reference_action, knock: bool = True
+    ) -> None:
         self.client = client
         self.table = table
         self.policy = policy
@@ -286,15 +326,16 @@ async def play_out(players: list[Autoplayer], timeout: float = 120) -> None:
         if all(done):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"the game did not end in {timeout}s; last versions "
-                                 f"{[p.client.tables.get(p.table, {}).get('version') for p in players]}")
+            raise AssertionError(
+                f"the game did not end in {timeout}s; last versions "
+                f"{[p.client.tables.get(p.table, {}).get('version') for p in players]}"
+            )
         for p in players:
             if p.client.closed is not None:
                 raise AssertionError(f"{p.client.nickname} disconnected ({p.client.closed})")
         waits = [asyncio.ensure_future(p.client._new.wait()) for p in players]
         for p in players:
             p.client._new.clear()
-        _, pending = await asyncio.wait(waits, timeout=0.2,
-                                        return_when=asyncio.FIRST_COMPLETED)
+        _, pending = await asyncio.wait(waits, timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()

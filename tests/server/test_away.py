@@ -25,9 +25,12 @@ def _away(client: Client, start: int = 0) -> bool | None:
 
 
 def _dealt_to_me(message: dict[str, Any], round_no: int) -> bool:
-    return (message["type"] == "update" and message["view"] is not None
-            and message["view"]["round_no"] == round_no
-            and any(e["type"] == "hand_dealt" and e["seat"] == 0 for e in message["events"]))
+    return (
+        message["type"] == "update"
+        and message["view"] is not None
+        and message["view"]["round_no"] == round_no
+        and any(e["type"] == "hand_dealt" and e["seat"] == 0 for e in message["events"])
+    )
 
 
 async def _sort_like_the_page(client: Client, table: int, first: dict[str, Any]) -> None:
@@ -36,8 +39,9 @@ async def _sort_like_the_page(client: Client, table: int, first: dict[str, Any])
     hand = first["view"]["hand"]
     for _ in range(20):
         order = sorted(hand, key=lambda card: (card[-1], card))
-        reply = await client.request({"type": "action", "table": table,
-                                      "action": {"type": "arrange", "cards": order}})
+        reply = await client.request(
+            {"type": "action", "table": table, "action": {"type": "arrange", "cards": order}}
+        )
         if reply["type"] == "update":
             return
         hand = client.tables[table]["view"]["hand"]
@@ -47,14 +51,16 @@ async def _sort_like_the_page(client: Client, table: int, first: dict[str, Any])
 async def _game_against_a_bot(server: ServerProcess) -> tuple[Client, int]:
     """A guest and a computer opponent, in a game long enough for many rounds."""
     client = await (await Client(server, nickname("aw")).guest()).connect()
-    table = await create_table(client, seats=2, bots={"1": "beginner"}, point_limit=5000,
-                               turn_seconds=15)
+    table = await create_table(
+        client, seats=2, bots={"1": "beginner"}, point_limit=5000, turn_seconds=15
+    )
     assert (await client.request({"type": "start_game", "table": table}))["type"] == "ok"
     return client, table
 
 
 async def test_the_automatic_sort_and_a_reconnection_do_not_end_away(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     server = make_server(time_scale=30)  # a 15 s turn lasts half a second
     a, table = await _game_against_a_bot(server)
     # Nobody is at the screen: three timeouts, and the seat is away.

@@ -38,8 +38,11 @@ async def test_without_a_session_the_socket_is_refused(shared_server: ServerProc
 async def test_a_foreign_origin_is_refused(shared_server: ServerProcess) -> None:
     client = await Client(shared_server, nickname("O")).guest()
     with pytest.raises(Exception):  # noqa: B017 - the handshake is closed, however it says so
-        async with connect(shared_server.ws_url, origin="http://evil.example",  # type: ignore[arg-type]
-                           additional_headers={"Cookie": client.cookie_header()}) as ws:
+        async with connect(
+            shared_server.ws_url,
+            origin="http://evil.example",  # type: ignore[arg-type]
+            additional_headers={"Cookie": client.cookie_header()},
+        ) as ws:
             await ws.recv()
     await client.http.aclose()
 
@@ -53,18 +56,27 @@ async def test_every_bad_message_gets_its_own_error(shared_server: ServerProcess
         ("[1, 2]", "bad_json"),
         (json.dumps({"type": "teleport", "id": 1}), "unknown_type"),
         (json.dumps({"type": "join_table", "table": "five"}), "bad_message"),
-        (json.dumps({"type": "action", "table": table, "action": {"type": "fly"}}),
-         "bad_message"),
-        (json.dumps({"type": "action", "table": table,
-                     "action": {"type": "discard", "card": "ZZ"}}), "bad_message"),
+        (json.dumps({"type": "action", "table": table, "action": {"type": "fly"}}), "bad_message"),
+        (
+            json.dumps(
+                {"type": "action", "table": table, "action": {"type": "discard", "card": "ZZ"}}
+            ),
+            "bad_message",
+        ),
         (json.dumps({"type": "lobby_chat", "text": "x" * 20000}), "too_large"),
         (json.dumps({"type": "lobby_chat", "text": "   "}), "chat_empty"),
         (json.dumps({"type": "lobby_chat", "text": "y" * 501}), "chat_too_long"),
-        (json.dumps({"type": "action", "table": 999999,
-                     "action": {"type": "draw", "source": "stock"}}), "no_such_table"),
+        (
+            json.dumps(
+                {"type": "action", "table": 999999, "action": {"type": "draw", "source": "stock"}}
+            ),
+            "no_such_table",
+        ),
         (json.dumps({"type": "create_table", "settings": {"seats": 7}}), "bad_settings"),
-        (json.dumps({"type": "create_table", "settings": {"seats": 2, "knock": True}}),
-         "bad_settings"),
+        (
+            json.dumps({"type": "create_table", "settings": {"seats": 2, "knock": True}}),
+            "bad_settings",
+        ),
         (json.dumps({"type": "start_game", "table": table}), "already_started"),
     ]
     for text, code in cases:
@@ -88,33 +100,49 @@ async def test_every_bad_message_gets_its_own_error(shared_server: ServerProcess
 async def test_out_of_turn_illegal_and_foreign_table_moves(shared_server: ServerProcess) -> None:
     a, b, table = await _pair(shared_server)
     c = await (await Client(shared_server, nickname("C")).guest()).connect()
-    out_of_turn = await b.request({"type": "action", "table": table,
-                                   "action": {"type": "draw", "source": "stock"}})
+    out_of_turn = await b.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     assert out_of_turn["type"] == "error" and out_of_turn["code"] == "not_your_turn"
-    must_draw = await a.request({"type": "action", "table": table,
-                                 "action": {"type": "discard", "card": "XX"}})
+    must_draw = await a.request(
+        {"type": "action", "table": table, "action": {"type": "discard", "card": "XX"}}
+    )
     assert must_draw["code"] == "must_draw"
     view = a.tables[table]["view"]
     hand = view["hand"]
-    absent = next(card for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S")
-                  if card not in hand)
-    await a.request({"type": "action", "table": table,
-                     "action": {"type": "draw", "source": "stock"}})
-    not_held = await a.request({"type": "action", "table": table,
-                                "action": {"type": "discard", "card": absent}})
+    absent = next(
+        card for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S") if card not in hand
+    )
+    await a.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
+    not_held = await a.request(
+        {"type": "action", "table": table, "action": {"type": "discard", "card": absent}}
+    )
     if not_held["type"] == "error":
         assert not_held["code"] == "card_not_in_hand"
-    seat_given = await a.request({"type": "action", "table": table,
-                                  "action": {"type": "discard", "seat": 1, "card": hand[0]}})
+    seat_given = await a.request(
+        {
+            "type": "action",
+            "table": table,
+            "action": {"type": "discard", "seat": 1, "card": hand[0]},
+        }
+    )
     assert seat_given["code"] == "bad_message"
-    foreign = await c.request({"type": "action", "table": table,
-                               "action": {"type": "draw", "source": "stock"}})
+    foreign = await c.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     assert foreign["code"] == "not_seated"
     chat_foreign = await c.request({"type": "table_chat", "table": table, "text": "hi"})
     assert chat_foreign["code"] == "not_seated"
     # The table goes on: seat 0 still has to discard, and may.
-    done = await a.request({"type": "action", "table": table,
-                            "action": {"type": "discard", "card": a.tables[table]["view"]["hand"][0]}})
+    done = await a.request(
+        {
+            "type": "action",
+            "table": table,
+            "action": {"type": "discard", "card": a.tables[table]["view"]["hand"][0]},
+        }
+    )
     assert done["type"] == "update"
     for client in (a, b, c):
         await client.close()

@@ -16,11 +16,13 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_a_page_that_reconnects_after_its_game_ended_gets_the_finished_table(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     server = make_server(time_scale=30)  # a 15 s turn lasts half a second
     client = await (await Client(server, nickname("fw")).guest()).connect()
-    table = await create_table(client, seats=2, bots={"1": "beginner"}, point_limit=1,
-                               turn_seconds=15)
+    table = await create_table(
+        client, seats=2, bots={"1": "beginner"}, point_limit=1, turn_seconds=15
+    )
     assert (await client.request({"type": "start_game", "table": table}))["type"] == "ok"
     cookies = client.http.cookies
     await client.close()

@@ -19,8 +19,9 @@ HOLD = 3.0
 OPTIONS = ["--guest-hold-seconds", str(HOLD)]
 
 
-async def _sign_in(server: ServerProcess, name: str,
-                   cookies: httpx.Cookies | None = None) -> httpx.Response:
+async def _sign_in(
+    server: ServerProcess, name: str, cookies: httpx.Cookies | None = None
+) -> httpx.Response:
     """``POST /api/guest`` from a browser (with its cookies, or a new one)."""
     async with httpx.AsyncClient(base_url=server.base, cookies=cookies) as http:
         return await http.post("/api/guest", json={"nickname": name})
@@ -38,15 +39,17 @@ async def _leave(client: Client) -> httpx.Cookies:
 
 
 async def test_a_closed_guest_nickname_returns_to_its_browser_or_goes_to_another(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     server = make_server(extra=OPTIONS)
     anna = await (await Client(server, nickname("anna")).guest()).connect()
     await anna.request({"type": "lobby_chat", "text": "hello from anna"})
     waiting = await create_table(anna, seats=3)
     # Bea sits at a running game and closes her browser, as Anna does.
     bea = await (await Client(server, nickname("bea")).guest()).connect()
-    running = await create_table(bea, seats=2, bots={"1": "beginner"}, point_limit=1000,
-                                 turn_seconds=120)
+    running = await create_table(
+        bea, seats=2, bots={"1": "beginner"}, point_limit=1000, turn_seconds=120
+    )
     assert (await bea.request({"type": "start_game", "table": running}))["type"] == "ok"
 
     # While Anna is connected, her nickname is hers.
@@ -70,8 +73,10 @@ async def test_a_closed_guest_nickname_returns_to_its_browser_or_goes_to_another
     # Anna's old session is over; the table she waited at is closed.
     async with httpx.AsyncClient(base_url=server.base, cookies=anna_cookies) as http:
         assert (await http.get("/api/me")).status_code == 401
-        assert _code(await http.post("/api/guest", json={"nickname": anna.nickname})) \
+        assert (
+            _code(await http.post("/api/guest", json={"nickname": anna.nickname}))
             == "nickname_taken"
+        )
     tables = httpx.get(server.base + "/api/tables").json()["tables"]
     assert waiting not in [t["id"] for t in tables]
     # What she wrote keeps the name she wrote it under; the new player starts afresh.
@@ -80,7 +85,8 @@ async def test_a_closed_guest_nickname_returns_to_its_browser_or_goes_to_another
     await newcomer.connect()
     lobby = newcomer.messages[-1]
     assert {"from": anna.nickname, "text": "hello from anna"} in [
-        {"from": m["from"], "text": m["text"]} for m in lobby["chat"]]
+        {"from": m["from"], "text": m["text"]} for m in lobby["chat"]
+    ]
     info = httpx.get(server.base + f"/api/players/{anna.nickname}").json()
     assert info["games_played"] == 0 and info["recent"] == []
     await newcomer.close()
@@ -98,7 +104,8 @@ async def test_a_closed_guest_nickname_returns_to_its_browser_or_goes_to_another
 
 
 async def test_after_a_restart_the_time_since_the_start_counts_as_held(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     first = make_server(extra=OPTIONS)
     carl = await (await Client(first, nickname("carl")).guest()).connect()
     carl_cookies = await _leave(carl)

@@ -39,15 +39,19 @@ def test_forged_cookie_is_not_a_session(shared_server: ServerProcess) -> None:
     assert answer.json()["error"]["code"] == "not_authenticated"
 
 
-@pytest.mark.parametrize(("name", "code", "status"), [
-    ("ab", "nickname_length", 400),
-    ("x" * 21, "nickname_length", 400),
-    ("<b>hi</b>", "nickname_characters", 400),
-    ("_anna", "nickname_characters", 400),
-    ("an na", "nickname_characters", 400),
-])
-def test_nickname_rules_give_clear_errors(shared_server: ServerProcess, name: str, code: str,
-                                          status: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "code", "status"),
+    [
+        ("ab", "nickname_length", 400),
+        ("x" * 21, "nickname_length", 400),
+        ("<b>hi</b>", "nickname_characters", 400),
+        ("_anna", "nickname_characters", 400),
+        ("an na", "nickname_characters", 400),
+    ],
+)
+def test_nickname_rules_give_clear_errors(
+    shared_server: ServerProcess, name: str, code: str, status: int
+) -> None:
     answer = httpx.post(shared_server.base + "/api/guest", json={"nickname": name})
     assert answer.status_code == status
     error = answer.json()["error"]
@@ -67,27 +71,33 @@ def test_register_login_and_a_guest_keeping_its_nickname(shared_server: ServerPr
         guest = client.post("/api/guest", json={"nickname": name}).json()["player"]
         short = client.post("/api/register", json={"nickname": name, "password": "short"})
         assert short.status_code == 400 and short.json()["error"]["code"] == "password_length"
-        registered = client.post("/api/register",
-                                 json={"nickname": name, "password": "correct horse"})
+        registered = client.post(
+            "/api/register", json={"nickname": name, "password": "correct horse"}
+        )
         assert registered.status_code == 200, registered.text
         player = registered.json()["player"]
         assert player["id"] == guest["id"] and player["guest"] is False
     with httpx.Client(base_url=shared_server.base) as other:
         wrong = other.post("/api/login", json={"nickname": name, "password": "wrong horse"})
         assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "bad_credentials"
-        right = other.post("/api/login", json={"nickname": name.lower(),
-                                               "password": "correct horse"})
+        right = other.post(
+            "/api/login", json={"nickname": name.lower(), "password": "correct horse"}
+        )
         assert right.status_code == 200 and right.json()["player"]["id"] == guest["id"]
         assert other.get("/api/me").json()["player"]["nickname"] == name
 
 
 def test_bad_bodies_are_refused(shared_server: ServerProcess) -> None:
     base = shared_server.base
-    big = httpx.post(base + "/api/guest", content=b'{"nickname": "' + b"a" * 20000 + b'"}',
-                     headers={"content-type": "application/json"})
+    big = httpx.post(
+        base + "/api/guest",
+        content=b'{"nickname": "' + b"a" * 20000 + b'"}',
+        headers={"content-type": "application/json"},
+    )
     assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
-    bad = httpx.post(base + "/api/guest", content=b"{nope",
-                     headers={"content-type": "application/json"})
+    bad = httpx.post(
+        base + "/api/guest", content=b"{nope", headers={"content-type": "application/json"}
+    )
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_json"
     missing = httpx.post(base + "/api/login", json={"nickname": 5})
     assert missing.status_code == 400 and missing.json()["error"]["code"] == "bad_message"

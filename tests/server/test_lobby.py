@@ -29,8 +29,7 @@ async def test_lobby_shows_tables_players_and_chat(shared_server: ServerProcess)
     assert lobby["type"] == "lobby" and {"tables", "players", "chat", "invitations"} <= set(lobby)
     assert b.nickname in [p["nickname"] for p in lobby["players"]]
     table = await create_table(a, seats=3, bots={"2": "strong"}, point_limit=50)
-    update = await b.expect("lobby_update",
-                            lambda m: any(t["id"] == table for t in m["tables"]))
+    update = await b.expect("lobby_update", lambda m: any(t["id"] == table for t in m["tables"]))
     summary = next(t for t in update["tables"] if t["id"] == table)
     assert summary["host"] == a.nickname and summary["status"] == "waiting"
     assert summary["free_seats"] == 1 and summary["settings"]["point_limit"] == 50
@@ -60,10 +59,12 @@ async def test_invite_only_tables_and_invitations(shared_server: ServerProcess) 
     for message in cleo.messages:
         if message["type"] in ("lobby", "lobby_update"):
             assert all(t["id"] != table for t in message["tables"])
-    assert (await host.request({"type": "invite", "table": table,
-                                "nickname": "nobody-at-all"}))["code"] == "no_such_player"
-    assert (await host.request({"type": "invite", "table": table,
-                                "nickname": host.nickname}))["code"] == "cannot_invite"
+    assert (await host.request({"type": "invite", "table": table, "nickname": "nobody-at-all"}))[
+        "code"
+    ] == "no_such_player"
+    assert (await host.request({"type": "invite", "table": table, "nickname": host.nickname}))[
+        "code"
+    ] == "cannot_invite"
     sent = await host.request({"type": "invite", "table": table, "nickname": ben.nickname})
     assert sent["type"] == "invitation"
     invitation = (await ben.expect("invitation"))["invitation"]
@@ -71,20 +72,23 @@ async def test_invite_only_tables_and_invitations(shared_server: ServerProcess) 
     assert invitation["status"] == "open" and invitation["table"] == table
     # Ben now sees the table in the lobby.
     await ben.expect("lobby_update", lambda m: any(t["id"] == table for t in m["tables"]))
-    joined = await ben.request({"type": "answer_invitation", "invitation": invitation["id"],
-                                "accept": True})
+    joined = await ben.request(
+        {"type": "answer_invitation", "invitation": invitation["id"], "accept": True}
+    )
     assert joined["type"] == "table" and joined["table"]["my_seat"] == 1
     update = await host.expect("invitation_update")
     assert update["invitation"]["status"] == "accepted"
     await host.request({"type": "invite", "table": table, "nickname": cleo.nickname})
     second = (await cleo.expect("invitation"))["invitation"]
-    answer = await cleo.request({"type": "answer_invitation", "invitation": second["id"],
-                                 "accept": False})
+    answer = await cleo.request(
+        {"type": "answer_invitation", "invitation": second["id"], "accept": False}
+    )
     assert answer["type"] == "invitation_update"
     assert answer["invitation"]["status"] == "declined"
     await host.expect("invitation_update", lambda m: m["invitation"]["status"] == "declined")
-    again = await cleo.request({"type": "answer_invitation", "invitation": second["id"],
-                                "accept": True})
+    again = await cleo.request(
+        {"type": "answer_invitation", "invitation": second["id"], "accept": True}
+    )
     assert again["code"] == "no_such_invitation"
     for client in (host, ben, cleo):
         await client.close()
@@ -100,8 +104,9 @@ async def test_invitations_expire(make_server: ServerFactory) -> None:
     expired = await guest.expect("invitation_update", timeout=10)
     assert expired["invitation"]["status"] == "expired"
     await host.expect("invitation_update", lambda m: m["invitation"]["status"] == "expired")
-    late = await guest.request({"type": "answer_invitation", "invitation": invitation["id"],
-                                "accept": True})
+    late = await guest.request(
+        {"type": "answer_invitation", "invitation": invitation["id"], "accept": True}
+    )
     assert late["code"] == "invitation_expired"
     await host.close()
     await guest.close()
@@ -114,12 +119,15 @@ async def test_seats_leaving_and_the_host_closing(shared_server: ServerProcess) 
     joined = await ben.request({"type": "join_table", "table": table})
     assert joined["table"]["my_seat"] == 1
     assert (await ben.request({"type": "join_table", "table": table}))["type"] == "table"
-    assert (await ben.request({"type": "set_seat", "table": table, "seat": 2,
-                               "bot": "casual"}))["code"] == "not_host"
-    assert (await host.request({"type": "set_seat", "table": table, "seat": 1,
-                                "bot": "casual"}))["code"] == "bad_message"
-    assert (await host.request({"type": "set_seat", "table": table, "seat": 2,
-                                "bot": "expert"}))["type"] == "ok"
+    assert (await ben.request({"type": "set_seat", "table": table, "seat": 2, "bot": "casual"}))[
+        "code"
+    ] == "not_host"
+    assert (await host.request({"type": "set_seat", "table": table, "seat": 1, "bot": "casual"}))[
+        "code"
+    ] == "bad_message"
+    assert (await host.request({"type": "set_seat", "table": table, "seat": 2, "bot": "expert"}))[
+        "type"
+    ] == "ok"
     seated = await host.expect("table", lambda m: m["table"]["seats"][2]["bot"] == "expert")
     assert seated["table"]["seats"][1]["nickname"] == ben.nickname
     left = await ben.request({"type": "leave_table", "table": table})
@@ -193,8 +201,9 @@ async def test_a_guest_who_logs_out_frees_the_nickname(shared_server: ServerProc
 
 
 @pytest.mark.asyncio
-async def test_housekeeping_frees_expired_guests(make_server: ServerFactory,
-                                                 tmp_path: Path) -> None:
+async def test_housekeeping_frees_expired_guests(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
     long_ago = datetime.now(UTC) - timedelta(days=40)
     store = await Store.open(url, clock=lambda: long_ago)

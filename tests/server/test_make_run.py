@@ -22,10 +22,22 @@ def test_make_run_listens_on_the_port_and_host_it_is_given(tmp_path: Path) -> No
     with open(log_path, "wb") as log:
         # STAMP= and BIN=: use the environment the tests run in, without pip.
         make = subprocess.Popen(
-            ["make", "--no-print-directory", "run", f"PORT={port}", "HOST=127.0.0.1",
-             f"DB=sqlite+aiosqlite:///{tmp_path / 'romme.db'}", "STAMP=", f"BIN={bin_dir}"],
-            cwd=ROOT, env={**os.environ, "ROMME_SECRET": "test-secret"},
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                "make",
+                "--no-print-directory",
+                "run",
+                f"PORT={port}",
+                "HOST=127.0.0.1",
+                f"DB=sqlite+aiosqlite:///{tmp_path / 'romme.db'}",
+                "STAMP=",
+                f"BIN={bin_dir}",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "ROMME_SECRET": "test-secret"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 30
         health = None

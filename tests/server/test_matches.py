@@ -18,15 +18,21 @@ pytestmark = pytest.mark.asyncio
 
 async def registered(server: ServerProcess, prefix: str) -> Client:
     client = Client(server, nickname(prefix))
-    answer = await client.http.post("/api/register", json={"nickname": client.nickname,
-                                                           "password": "secret-pass"})
+    answer = await client.http.post(
+        "/api/register", json={"nickname": client.nickname, "password": "secret-pass"}
+    )
     assert answer.status_code == 200, answer.text
     client.player = answer.json()["player"]
     return await client.connect()
 
 
-async def play_match(server: ServerProcess, humans: int, settings: dict[str, Any],
-                     spectator: bool = False, timeout: float = 150) -> dict[str, Any]:
+async def play_match(
+    server: ServerProcess,
+    humans: int,
+    settings: dict[str, Any],
+    spectator: bool = False,
+    timeout: float = 150,
+) -> dict[str, Any]:
     clients = [await registered(server, f"h{i}") for i in range(humans)]
     host = clients[0]
     table = await create_table(host, **settings)
@@ -65,15 +71,20 @@ async def play_match(server: ServerProcess, humans: int, settings: dict[str, Any
 
 async def test_two_seats_human_and_bot_single_round(make_server: ServerFactory) -> None:
     server = make_server(time_scale=10)
-    result = await play_match(server, 1, {"seats": 2, "bots": {"1": "beginner"},
-                                          "point_limit": 1, "hand_rummy": True})
+    result = await play_match(
+        server, 1, {"seats": 2, "bots": {"1": "beginner"}, "point_limit": 1, "hand_rummy": True}
+    )
     assert len(result["over"]["winners"]) >= 1
 
 
 async def test_three_seats_with_knock_over_several_rounds(make_server: ServerFactory) -> None:
     server = make_server(time_scale=60)
-    result = await play_match(server, 2, {"seats": 3, "bots": {"2": "casual"},
-                                          "point_limit": 30, "knock": True}, spectator=True)
+    result = await play_match(
+        server,
+        2,
+        {"seats": 3, "bots": {"2": "casual"}, "point_limit": 30, "knock": True},
+        spectator=True,
+    )
     assert result["log"]["rules"]["knock"] is True
 
 
@@ -85,14 +96,24 @@ async def test_four_humans_three_rounds_preset(make_server: ServerFactory) -> No
 
 async def test_four_seats_bots_knock_and_hand_rummy(make_server: ServerFactory) -> None:
     server = make_server(time_scale=40)
-    await play_match(server, 2, {"seats": 4, "bots": {"2": "strong", "3": "casual"},
-                                 "point_limit": 1, "knock": True, "hand_rummy": True})
+    await play_match(
+        server,
+        2,
+        {
+            "seats": 4,
+            "bots": {"2": "strong", "3": "casual"},
+            "point_limit": 1,
+            "knock": True,
+            "hand_rummy": True,
+        },
+    )
 
 
 async def test_a_match_on_postgresql(make_server: ServerFactory) -> None:
     server = make_server("postgresql", time_scale=30)
-    await play_match(server, 2, {"seats": 3, "bots": {"2": "beginner"}, "point_limit": 1,
-                                 "knock": True})
+    await play_match(
+        server, 2, {"seats": 3, "bots": {"2": "beginner"}, "point_limit": 1, "knock": True}
+    )
 
 
 async def test_open_seats_filled_with_bots_at_the_start(make_server: ServerFactory) -> None:

@@ -12,16 +12,18 @@ pytestmark = pytest.mark.asyncio
 
 
 async def registered(client: Client) -> Client:
-    answer = await client.http.post("/api/register", json={"nickname": client.nickname,
-                                                            "password": "lang-genug-1"})
+    answer = await client.http.post(
+        "/api/register", json={"nickname": client.nickname, "password": "lang-genug-1"}
+    )
     assert answer.status_code == 200, answer.text
     client.player = answer.json()["player"]
     return client
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-async def test_ratings_are_on_the_1500_scale_everywhere(make_server: ServerFactory,
-                                                        backend: str) -> None:
+async def test_ratings_are_on_the_1500_scale_everywhere(
+    make_server: ServerFactory, backend: str
+) -> None:
     server = make_server(backend, time_scale=10)
     player = await registered(Client(server, nickname("rs")))
     assert player.player["rating"] == 1500

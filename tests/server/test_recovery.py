@@ -25,8 +25,12 @@ async def _play_until(players: list[Autoplayer], version: int, human_seats: set[
     for _ in range(2000):
         state = players[0].client.tables[players[0].table]
         view = state.get("view")
-        if (state["version"] >= version and view and view["phase"] in ("draw", "play")
-                and view["current"] in human_seats):
+        if (
+            state["version"] >= version
+            and view
+            and view["phase"] in ("draw", "play")
+            and view["current"] in human_seats
+        ):
             return
         for p in players:
             await p.step()
@@ -35,13 +39,13 @@ async def _play_until(players: list[Autoplayer], version: int, human_seats: set[
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-async def test_sigkill_mid_round_then_restart_and_finish(make_server: ServerFactory,
-                                                         backend: str) -> None:
+async def test_sigkill_mid_round_then_restart_and_finish(
+    make_server: ServerFactory, backend: str
+) -> None:
     first = make_server(backend, time_scale=1)
     a = await (await Client(first, nickname("ra")).guest()).connect()
     b = await (await Client(first, nickname("rb")).guest()).connect()
-    table = await create_table(a, seats=3, bots={"2": "casual"}, point_limit=1,
-                               turn_seconds=120)
+    table = await create_table(a, seats=3, bots={"2": "casual"}, point_limit=1, turn_seconds=120)
     await b.request({"type": "join_table", "table": table})
     await a.request({"type": "start_game", "table": table})
     players = [Autoplayer(a, table), Autoplayer(b, table)]
@@ -49,8 +53,9 @@ async def test_sigkill_mid_round_then_restart_and_finish(make_server: ServerFact
     # Seat 1 keeps the hand in its own order: reversed.
     await _play_until(players, 5, {0, 1})
     hand = b.tables[table]["view"]["hand"]
-    arranged = await b.request({"type": "action", "table": table,
-                                "action": {"type": "arrange", "cards": hand[::-1]}})
+    arranged = await b.request(
+        {"type": "action", "table": table, "action": {"type": "arrange", "cards": hand[::-1]}}
+    )
     assert arranged["type"] == "update", arranged
     assert arranged["view"]["hand"] == hand[::-1]
     await _play_until(players, 9, {0, 1})
@@ -100,8 +105,9 @@ async def test_sigkill_mid_round_then_restart_and_finish(make_server: ServerFact
 async def test_reconnect_gets_the_seat_and_missed_updates(make_server: ServerFactory) -> None:
     server: ServerProcess = make_server(time_scale=1)
     a = await (await Client(server, nickname("ca")).guest()).connect()
-    table = await create_table(a, seats=2, bots={"1": "beginner"}, point_limit=100,
-                               turn_seconds=120)
+    table = await create_table(
+        a, seats=2, bots={"1": "beginner"}, point_limit=100, turn_seconds=120
+    )
     await a.request({"type": "start_game", "table": table})
     await a.expect("update", lambda m: m["version"] == 1)
     view = a.tables[table]["view"]
@@ -112,14 +118,14 @@ async def test_reconnect_gets_the_seat_and_missed_updates(make_server: ServerFac
     await tab.connect()
     seat_msg = await tab.expect("table")
     assert seat_msg["table"]["my_seat"] == 0 and seat_msg["table"]["view"]["hand"] == view["hand"]
-    await a.send({"type": "action", "table": table,
-                  "action": {"type": "draw", "source": "stock"}})
+    await a.send({"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}})
     await tab.expect("update", lambda m: m["version"] == 2)
     # Drop the first tab, move from the second, come back: resync gives what was missed.
     await a.close()
     hand = tab.tables[table]["view"]["hand"]
-    await tab.request({"type": "action", "table": table,
-                       "action": {"type": "discard", "card": hand[-1]}})
+    await tab.request(
+        {"type": "action", "table": table, "action": {"type": "discard", "card": hand[-1]}}
+    )
     await tab.expect("update", lambda m: m["version"] >= 4, timeout=20)
     back = Client(server, a.nickname)
     back.http = httpx.AsyncClient(base_url=server.base, cookies=tab.http.cookies)

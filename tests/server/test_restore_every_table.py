@@ -45,36 +45,62 @@ class Kind:
 
 def kinds() -> list[Kind]:
     return [
-        Kind("classic, 2 seats, a computer opponent",
-             {"seats": 2, "bots": {"1": "casual"}, "point_limit": 1}, humans=1,
-             to_the_end=True),
-        Kind("classic, 2 players, limit 500",
-             {"seats": 2, "point_limit": 500}, humans=2),
-        Kind("classic with the knock, 3 players",
-             {"seats": 3, "knock": True, "point_limit": 1}, humans=3),
-        Kind("classic with the knock, 4 seats, two computer opponents",
-             {"seats": 4, "knock": True, "bots": {"2": "casual", "3": "beginner"},
-              "point_limit": 1}, humans=2),
-        Kind("classic without hand rummy, 3 seats, invitation only",
-             {"seats": 3, "hand_rummy": False, "access": "invite",
-              "bots": {"1": "beginner", "2": "casual"}, "point_limit": 1}, humans=1),
-        Kind("three-rounds, 4 seats, three computer opponents",
-             {"preset": "three-rounds", "seats": 4,
-              "bots": {"1": "casual", "2": "casual", "3": "beginner"}}, humans=1,
-             restart_in_round=3, to_the_end=True),
-        Kind("three-rounds, 2 players",
-             {"preset": "three-rounds", "seats": 2}, humans=2),
-        Kind("three-rounds, 3 seats, waiting for a player",
-             {"preset": "three-rounds", "seats": 3, "bots": {"2": "casual"}}, humans=1,
-             started=False),
+        Kind(
+            "classic, 2 seats, a computer opponent",
+            {"seats": 2, "bots": {"1": "casual"}, "point_limit": 1},
+            humans=1,
+            to_the_end=True,
+        ),
+        Kind("classic, 2 players, limit 500", {"seats": 2, "point_limit": 500}, humans=2),
+        Kind(
+            "classic with the knock, 3 players",
+            {"seats": 3, "knock": True, "point_limit": 1},
+            humans=3,
+        ),
+        Kind(
+            "classic with the knock, 4 seats, two computer opponents",
+            {"seats": 4, "knock": True, "bots": {"2": "casual", "3": "beginner"}, "point_limit": 1},
+            humans=2,
+        ),
+        Kind(
+            "classic without hand rummy, 3 seats, invitation only",
+            {
+                "seats": 3,
+                "hand_rummy": False,
+                "access": "invite",
+                "bots": {"1": "beginner", "2": "casual"},
+                "point_limit": 1,
+            },
+            humans=1,
+        ),
+        Kind(
+            "three-rounds, 4 seats, three computer opponents",
+            {
+                "preset": "three-rounds",
+                "seats": 4,
+                "bots": {"1": "casual", "2": "casual", "3": "beginner"},
+            },
+            humans=1,
+            restart_in_round=3,
+            to_the_end=True,
+        ),
+        Kind("three-rounds, 2 players", {"preset": "three-rounds", "seats": 2}, humans=2),
+        Kind(
+            "three-rounds, 3 seats, waiting for a player",
+            {"preset": "three-rounds", "seats": 3, "bots": {"2": "casual"}},
+            humans=1,
+            started=False,
+        ),
     ]
 
 
 async def _seat(server: ServerProcess, kind: Kind) -> None:
     """Create the table and seat its players (the free seats of a table that has
     not started are taken after the restart)."""
-    kind.clients = [await (await Client(server, nickname(f"rt{i}")).guest()).connect()
-                    for i in range(kind.humans)]
+    kind.clients = [
+        await (await Client(server, nickname(f"rt{i}")).guest()).connect()
+        for i in range(kind.humans)
+    ]
     host = kind.clients[0]
     kind.table = await create_table(host, turn_seconds=120, **kind.settings)
     for client in kind.clients[1:]:
@@ -94,8 +120,13 @@ async def _play_until(kind: Kind, moves: int, round_no: int = 1) -> None:
     humans = {p.client.tables[p.table]["my_seat"] for p in players}
     for _ in range(30000):
         view = state.get("view")
-        if (state["version"] >= target and view and view["phase"] in ("draw", "play")
-                and view["round_no"] >= round_no and view["current"] in humans):
+        if (
+            state["version"] >= target
+            and view
+            and view["phase"] in ("draw", "play")
+            and view["round_no"] >= round_no
+            and view["current"] in humans
+        ):
             return
         for player in players:
             await player.step()
@@ -106,9 +137,12 @@ async def _play_until(kind: Kind, moves: int, round_no: int = 1) -> None:
 async def _settle(tables: list[Kind]) -> None:
     """Let what is in flight land: every open knock window closes (a draw held
     for it is played then, a computer opponent may knock)."""
-    deadlines = [timer["knock"]["deadline"] for kind in tables for client in kind.clients
-                 if (timer := client.tables.get(kind.table, {}).get("timer"))
-                 and timer.get("knock")]
+    deadlines = [
+        timer["knock"]["deadline"]
+        for kind in tables
+        for client in kind.clients
+        if (timer := client.tables.get(kind.table, {}).get("timer")) and timer.get("knock")
+    ]
     wait = max(deadlines, default=0) / 1000 - time.time()
     await asyncio.sleep(max(0.0, wait) + 0.5)
 
@@ -117,10 +151,12 @@ def _snapshot(kind: Kind) -> dict[str, dict[str, Any]]:
     """What each player of the table knows: the tracked state and the settings."""
     snapshot = {}
     for client in kind.clients:
-        shown = [m["table"] for m in client.messages
-                 if m["type"] == "table" and m["table"]["id"] == kind.table]
-        snapshot[client.nickname] = {**client.tables[kind.table],
-                                     "settings": shown[-1]["settings"]}
+        shown = [
+            m["table"]
+            for m in client.messages
+            if m["type"] == "table" and m["table"]["id"] == kind.table
+        ]
+        snapshot[client.nickname] = {**client.tables[kind.table], "settings": shown[-1]["settings"]}
     return snapshot
 
 
@@ -140,13 +176,15 @@ async def _reconnect(client: Client, server: ServerProcess) -> None:
 @pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_every_kind_of_table_survives_a_restart_and_plays_on(
-        make_server: ServerFactory, backend: str, stop: str) -> None:
+    make_server: ServerFactory, backend: str, stop: str
+) -> None:
     first = make_server(backend)
     tables = kinds()
     for kind in tables:
         await _seat(first, kind)
-    await asyncio.gather(*(_play_until(kind, 12, kind.restart_in_round)
-                           for kind in tables if kind.started))
+    await asyncio.gather(
+        *(_play_until(kind, 12, kind.restart_in_round) for kind in tables if kind.started)
+    )
     await _settle(tables)
     before = {kind.name: _snapshot(kind) for kind in tables}
 
@@ -160,8 +198,11 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
         for client in kind.clients:
             start = len(client.messages)
             await _reconnect(client, second)
-            after = (await client.expect(
-                "table", lambda m, k=kind: m["table"]["id"] == k.table, start=start))["table"]
+            after = (
+                await client.expect(
+                    "table", lambda m, k=kind: m["table"]["id"] == k.table, start=start
+                )
+            )["table"]
             old = before[kind.name][client.nickname]
             assert after["status"] == old["status"], kind.name
             assert after["version"] == old["version"], kind.name
@@ -176,15 +217,15 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
     waiting = [kind for kind in tables if not kind.started]
     for kind in waiting:
         late = await (await Client(second, nickname("late")).guest()).connect()
-        assert (await late.request({"type": "join_table", "table": kind.table}))["type"] \
-            == "table"
+        assert (await late.request({"type": "join_table", "table": kind.table}))["type"] == "table"
         kind.clients.append(late)
         reply = await kind.clients[0].request({"type": "start_game", "table": kind.table})
         assert reply["type"] == "ok", reply
-    finish = [Autoplayer(c, kind.table) for kind in tables if kind.to_the_end
-              for c in kind.clients]
-    await asyncio.gather(play_out(finish, timeout=240),
-                         *(_play_until(kind, 12) for kind in tables if not kind.to_the_end))
+    finish = [Autoplayer(c, kind.table) for kind in tables if kind.to_the_end for c in kind.clients]
+    await asyncio.gather(
+        play_out(finish, timeout=240),
+        *(_play_until(kind, 12) for kind in tables if not kind.to_the_end),
+    )
     for kind in tables:
         if kind.to_the_end:
             over = kind.clients[0].tables[kind.table]["game_over"]
@@ -196,9 +237,9 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
             await client.close()
 
 
-
 async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     first = make_server()
     kept, broken, undealt = kinds()[0], kinds()[0], kinds()[0]
     for kind in (kept, broken, undealt):
@@ -209,8 +250,10 @@ async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
     database = first.db_url.removeprefix("sqlite+aiosqlite:///")
     with sqlite3.connect(database) as db:
         # A stored log this server cannot replay (say, written by a newer version).
-        db.execute("UPDATE game_tables SET rules = ? WHERE id = ?",
-                   ('{"a_rule_from_the_future": true}', broken.table))
+        db.execute(
+            "UPDATE game_tables SET rules = ? WHERE id = ?",
+            ('{"a_rule_from_the_future": true}', broken.table),
+        )
         # A game started, the server stopped before the first deal was stored.
         db.execute("DELETE FROM table_actions WHERE table_id = ?", (undealt.table,))
 
@@ -218,8 +261,7 @@ async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
     health = httpx.get(second.base + "/healthz")
     assert health.status_code == 200
     assert health.json()["unrestored_tables"] == [broken.table]
-    errors = [json.loads(line) for line in second.logs().splitlines()
-              if '"restore_failed"' in line]
+    errors = [json.loads(line) for line in second.logs().splitlines() if '"restore_failed"' in line]
     assert [(e["level"], e["table"]) for e in errors] == [("error", broken.table)]
     # The other tables are back (the undealt one dealt), the broken one stays in
     # the store untouched.
@@ -228,15 +270,17 @@ async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
         client = kind.clients[0]
         start = len(client.messages)
         await _reconnect(client, second)
-        shown[kind.table] = (await client.expect(
-            "table", lambda m, k=kind: m["table"]["id"] == k.table, start=start))["table"]
+        shown[kind.table] = (
+            await client.expect("table", lambda m, k=kind: m["table"]["id"] == k.table, start=start)
+        )["table"]
     assert shown[kept.table]["version"] >= 1
     dealt = shown[undealt.table]
     assert dealt["status"] == "playing" and dealt["version"] == 1
     assert len(dealt["view"]["hand"]) >= 13
     with sqlite3.connect(database) as db:
-        status = db.execute("SELECT status FROM game_tables WHERE id = ?",
-                            (broken.table,)).fetchone()
+        status = db.execute(
+            "SELECT status FROM game_tables WHERE id = ?", (broken.table,)
+        ).fetchone()
     assert status == ("playing",)
     for client in kept.clients + broken.clients + undealt.clients:
         await client.close()

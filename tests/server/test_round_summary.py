@@ -26,10 +26,14 @@ async def play_until_round_over(client: Client, table: int) -> dict[str, Any]:
         state = client.tables[table]
         view = SeatView.from_json(state["view"])
         if view.phase == "round_over":
-            return await client.expect("update", lambda m: (m.get("view") or {}).get("phase")
-                                       == "round_over")
-        if view.phase in ("draw", "play") and view.current == view.seat \
-                and state["version"] not in acted:
+            return await client.expect(
+                "update", lambda m: (m.get("view") or {}).get("phase") == "round_over"
+            )
+        if (
+            view.phase in ("draw", "play")
+            and view.current == view.seat
+            and state["version"] not in acted
+        ):
             acted.add(state["version"])
             action = reference_action(view)
             assert action is not None
@@ -63,7 +67,8 @@ async def test_the_summary_outlasts_a_reload(make_server: ServerFactory) -> None
     assert state["next_round"] == next_round
     # "Next" deals the next round at once.
     await player.request({"type": "next_round", "table": table})
-    dealt = await player.expect("update", lambda m: (m.get("view") or {}).get("round_no") == 2,
-                                start=count)
+    dealt = await player.expect(
+        "update", lambda m: (m.get("view") or {}).get("round_no") == 2, start=count
+    )
     assert "next_round" not in dealt
     await player.close()

@@ -53,15 +53,15 @@ def register(base: str, name: str, address: str | None = None) -> httpx.Client:
 
 
 def login(base: str, name: str, password: str, address: str) -> httpx.Response:
-    return httpx.post(base + "/api/login", json={"nickname": name, "password": password},
-                      headers=at(address))
+    return httpx.post(
+        base + "/api/login", json={"nickname": name, "password": password}, headers=at(address)
+    )
 
 
 # ------------------------------------------------------------ cross-site requests
 
 
-def test_a_foreign_page_cannot_register_or_log_out_a_guest(shared_server: ServerProcess
-                                                           ) -> None:
+def test_a_foreign_page_cannot_register_or_log_out_a_guest(shared_server: ServerProcess) -> None:
     """A page on another port of the host (same-site: the browser sends the guest's
     cookie) posts a text/plain or form body to turn the guest into an account with
     the attacker's password, or to log it out."""
@@ -74,19 +74,27 @@ def test_a_foreign_page_cannot_register_or_log_out_a_guest(shared_server: Server
         body = json.dumps({"nickname": name, "password": "attacker pw"})
         attacks = [
             ({"Origin": evil, "Content-Type": "text/plain"}, body),
-            ({"Origin": evil, "Sec-Fetch-Site": "same-site",
-              "Content-Type": "application/x-www-form-urlencoded"},
-             f"{body}=x"),
+            (
+                {
+                    "Origin": evil,
+                    "Sec-Fetch-Site": "same-site",
+                    "Content-Type": "application/x-www-form-urlencoded",
+                },
+                f"{body}=x",
+            ),
             ({"Origin": evil, "Content-Type": "application/json"}, body),
             ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, body),
             ({"Origin": "null", "Content-Type": "application/json"}, body),
             # The server's host and port, but https: another origin.
-            ({"Origin": base.replace("http://", "https://"),
-              "Content-Type": "application/json"}, body),
+            (
+                {"Origin": base.replace("http://", "https://"), "Content-Type": "application/json"},
+                body,
+            ),
         ]
         for headers, content in attacks:
-            answer = httpx.post(base + "/api/register", content=content, headers=headers,
-                                cookies=cookies)
+            answer = httpx.post(
+                base + "/api/register", content=content, headers=headers, cookies=cookies
+            )
             assert answer.status_code == 403, (headers, answer.text)
             assert code_of(answer) == "cross_site"
             out = httpx.post(base + "/api/logout", headers=headers, cookies=cookies)
@@ -103,25 +111,34 @@ def test_post_bodies_must_be_json(shared_server: ServerProcess) -> None:
     for content_type, content in [
         ("text/plain", json.dumps({"nickname": name})),
         ("application/x-www-form-urlencoded", f"nickname={name}"),
-        ("multipart/form-data; boundary=x",
-         f'--x\r\nContent-Disposition: form-data; name="nickname"\r\n\r\n{name}\r\n--x--\r\n'),
+        (
+            "multipart/form-data; boundary=x",
+            f'--x\r\nContent-Disposition: form-data; name="nickname"\r\n\r\n{name}\r\n--x--\r\n',
+        ),
     ]:
-        answer = httpx.post(base + "/api/guest", content=content,
-                            headers={"Content-Type": content_type})
+        answer = httpx.post(
+            base + "/api/guest", content=content, headers={"Content-Type": content_type}
+        )
         assert answer.status_code == 415, (content_type, answer.text)
         assert code_of(answer) == "unsupported_media_type"
-    no_type = httpx.post(base + "/api/guest", content=json.dumps({"nickname": name}).encode(),
-                         headers={"Content-Type": ""})
+    no_type = httpx.post(
+        base + "/api/guest",
+        content=json.dumps({"nickname": name}).encode(),
+        headers={"Content-Type": ""},
+    )
     assert no_type.status_code == 415
     assert httpx.get(base + f"/api/players/{name}").status_code == 404
 
 
 def test_same_origin_browsers_and_programs_are_served(shared_server: ServerProcess) -> None:
     base = shared_server.base
-    for headers in ({"Origin": base, "Sec-Fetch-Site": "same-origin"},
-                    {"Origin": base.upper()}, {"Sec-Fetch-Site": "none"}, {}):
-        answer = httpx.post(base + "/api/guest", json={"nickname": nickname("Ok")},
-                            headers=headers)
+    for headers in (
+        {"Origin": base, "Sec-Fetch-Site": "same-origin"},
+        {"Origin": base.upper()},
+        {"Sec-Fetch-Site": "none"},
+        {},
+    ):
+        answer = httpx.post(base + "/api/guest", json={"nickname": nickname("Ok")}, headers=headers)
         assert answer.status_code == 200, (headers, answer.text)
     # A body-less POST from a program (curl -X POST) needs no Content-Type.
     assert httpx.post(base + "/api/logout").json() == {"ok": True}
@@ -145,20 +162,31 @@ def test_every_response_carries_the_security_headers(shared_server: ServerProces
 
 
 @pytest.mark.asyncio
-async def test_the_websocket_closes_a_foreign_origin_with_4403(shared_server: ServerProcess
-                                                                ) -> None:
+async def test_the_websocket_closes_a_foreign_origin_with_4403(
+    shared_server: ServerProcess,
+) -> None:
     client = await Client(shared_server, nickname("Orig")).guest()
     try:
         cookie = {"Cookie": client.cookie_header()}
-        for origin in ("http://evil.example", f"http://127.0.0.1:{shared_server.port + 1}",
-                       f"https://127.0.0.1:{shared_server.port}", "null"):
-            async with connect(shared_server.ws_url, origin=origin,  # type: ignore[arg-type]
-                               additional_headers=cookie) as ws:
+        for origin in (
+            "http://evil.example",
+            f"http://127.0.0.1:{shared_server.port + 1}",
+            f"https://127.0.0.1:{shared_server.port}",
+            "null",
+        ):
+            async with connect(
+                shared_server.ws_url,
+                origin=origin,  # type: ignore[arg-type]
+                additional_headers=cookie,
+            ) as ws:
                 with pytest.raises(ConnectionClosed):
                     await asyncio.wait_for(ws.recv(), 5)
                 assert ws.close_code == 4403, origin
-        async with connect(shared_server.ws_url, origin=shared_server.base,  # type: ignore[arg-type]
-                           additional_headers=cookie) as ws:
+        async with connect(
+            shared_server.ws_url,
+            origin=shared_server.base,  # type: ignore[arg-type]
+            additional_headers=cookie,
+        ) as ws:
             welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert welcome["type"] == "welcome"
     finally:
@@ -170,7 +198,8 @@ async def test_the_websocket_closes_a_foreign_origin_with_4403(shared_server: Se
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_password_guessing_is_slowed_per_account_and_survives_a_restart(
-        make_server: ServerFactory, backend: str) -> None:
+    make_server: ServerFactory, backend: str
+) -> None:
     server = make_server(backend)
     base = server.base
     name = nickname("Owner")
@@ -192,7 +221,9 @@ def test_password_guessing_is_slowed_per_account_and_survives_a_restart(
         assert login(base, name, "wrong horse", attacker).status_code == 401
         blocked = login(base, name, "wrong horse", attacker)
         assert blocked.status_code == 429 and blocked.json()["error"]["retry_after"] in (
-            expected - 1, expected)
+            expected - 1,
+            expected,
+        )
     # The owner, at an address the account has had a session from, is not locked out.
     owner.cookies.clear()
     home = owner.post("/api/login", json={"nickname": name, "password": PASSWORD})
@@ -213,7 +244,8 @@ def test_password_guessing_is_slowed_per_account_and_survives_a_restart(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_guesses_from_one_address_are_slowed_whatever_the_account(
-        make_server: ServerFactory, backend: str) -> None:
+    make_server: ServerFactory, backend: str
+) -> None:
     base = make_server(backend).base
     attacker = new_address()
     for n in range(20):
@@ -232,9 +264,16 @@ async def test_parallel_guesses_cannot_slip_past_the_count(make_server: ServerFa
     attacker = new_address()
     started = time.monotonic()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        answers = await asyncio.gather(*(
-            http.post("/api/login", json={"nickname": name, "password": f"guess {n:04}"},
-                      headers=at(attacker)) for n in range(30)))
+        answers = await asyncio.gather(
+            *(
+                http.post(
+                    "/api/login",
+                    json={"nickname": name, "password": f"guess {n:04}"},
+                    headers=at(attacker),
+                )
+                for n in range(30)
+            )
+        )
     elapsed = time.monotonic() - started
     statuses = [a.status_code for a in answers]
     # 5 free guesses, then one more each time a block (2 s, 4 s, 8 s, ...) ran out
@@ -247,8 +286,9 @@ async def test_parallel_guesses_cannot_slip_past_the_count(make_server: ServerFa
 # -------------------------------------------------------------------- timing
 
 
-def test_an_unknown_nickname_costs_as_much_as_a_wrong_password(shared_server: ServerProcess
-                                                               ) -> None:
+def test_an_unknown_nickname_costs_as_much_as_a_wrong_password(
+    shared_server: ServerProcess,
+) -> None:
     """Before, a wrong password took ~120 ms and an unknown nickname ~5 ms. The
     samples alternate, so that load on the machine hits both alike; the figures are
     in bench/bench_login_timing.py, this only checks that both run argon2."""
@@ -262,8 +302,9 @@ def test_an_unknown_nickname_costs_as_much_as_a_wrong_password(shared_server: Se
         for n in range(9):
             for who, samples in ((name, existing), (nickname(f"ghost{n}"), unknown)):
                 started = time.perf_counter()
-                answer = client.post("/api/login", json={"nickname": who,
-                                                         "password": "wrong horse"})
+                answer = client.post(
+                    "/api/login", json={"nickname": who, "password": "wrong horse"}
+                )
                 samples.append(time.perf_counter() - started)
                 assert answer.status_code == 401, answer.text
     ratio = statistics.median(unknown) / statistics.median(existing)
@@ -274,14 +315,16 @@ def test_an_unknown_nickname_costs_as_much_as_a_wrong_password(shared_server: Se
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_logout_revokes_a_registered_players_cookie(make_server: ServerFactory,
-                                                    backend: str) -> None:
+def test_logout_revokes_a_registered_players_cookie(
+    make_server: ServerFactory, backend: str
+) -> None:
     base = make_server(backend).base
     name = nickname("Reg")
     client = register(base, name)
     client.cookies.clear()
-    assert client.post("/api/login", json={"nickname": name, "password": PASSWORD}
-                       ).status_code == 200
+    assert (
+        client.post("/api/login", json={"nickname": name, "password": PASSWORD}).status_code == 200
+    )
     stolen = dict(client.cookies)
     assert httpx.get(base + "/api/me", cookies=stolen).status_code == 200
     assert client.post("/api/logout", json={}).json() == {"ok": True}
@@ -291,23 +334,26 @@ def test_logout_revokes_a_registered_players_cookie(make_server: ServerFactory,
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_sessions_are_listed_rotated_and_revoked(make_server: ServerFactory,
-                                                 backend: str) -> None:
+def test_sessions_are_listed_rotated_and_revoked(make_server: ServerFactory, backend: str) -> None:
     base = make_server(backend).base
     name = nickname("Many")
     laptop = httpx.Client(base_url=base, headers={"User-Agent": "laptop"})
     assert laptop.post("/api/guest", json={"nickname": name}).status_code == 200
     as_guest = dict(laptop.cookies)
-    assert laptop.post("/api/register", json={"nickname": name, "password": PASSWORD}
-                       ).status_code == 200
+    assert (
+        laptop.post("/api/register", json={"nickname": name, "password": PASSWORD}).status_code
+        == 200
+    )
     assert dict(laptop.cookies) != as_guest, "a login must get a new session"
     assert httpx.get(base + "/api/me", cookies=as_guest).status_code == 401
     phone = httpx.Client(base_url=base, headers=at(new_address(), **{"User-Agent": "phone"}))
-    assert phone.post("/api/login", json={"nickname": name, "password": PASSWORD}
-                      ).status_code == 200
+    assert (
+        phone.post("/api/login", json={"nickname": name, "password": PASSWORD}).status_code == 200
+    )
     tablet = httpx.Client(base_url=base, headers={"User-Agent": "tablet"})
-    assert tablet.post("/api/login", json={"nickname": name, "password": PASSWORD}
-                       ).status_code == 200
+    assert (
+        tablet.post("/api/login", json={"nickname": name, "password": PASSWORD}).status_code == 200
+    )
     listed = laptop.get("/api/sessions").json()["sessions"]
     assert [s["user_agent"] for s in listed] == ["tablet", "phone", "laptop"]
     assert [s["current"] for s in listed] == [False, False, True]
@@ -330,8 +376,11 @@ def test_the_cookie_is_secure_behind_https_or_when_told(make_server: ServerFacto
     plain = make_server("sqlite")
     answer = httpx.post(plain.base + "/api/guest", json={"nickname": nickname("Pl")})
     assert "secure" not in answer.headers["set-cookie"].lower()
-    proxied = httpx.post(plain.base + "/api/guest", json={"nickname": nickname("Px")},
-                         headers={"X-Forwarded-Proto": "https"})
+    proxied = httpx.post(
+        plain.base + "/api/guest",
+        json={"nickname": nickname("Px")},
+        headers={"X-Forwarded-Proto": "https"},
+    )
     assert "; secure" in proxied.headers["set-cookie"].lower()
     told = make_server("sqlite", extra=["--cookie-secure"])
     answer = httpx.post(told.base + "/api/guest", json={"nickname": nickname("Sc")})
@@ -346,25 +395,33 @@ def test_new_accounts_per_address_are_limited(make_server: ServerFactory, backen
     base = make_server(backend).base  # the default: 20 an hour
     flooder = new_address()
     for n in range(20):
-        answer = httpx.post(base + "/api/guest", json={"nickname": nickname(f"fl{n}")},
-                            headers=at(flooder))
+        answer = httpx.post(
+            base + "/api/guest", json={"nickname": nickname(f"fl{n}")}, headers=at(flooder)
+        )
         assert answer.status_code == 200, (n, answer.text)
-    for path, body in (("/api/guest", {"nickname": nickname("fl")}),
-                       ("/api/register", {"nickname": nickname("fl"), "password": PASSWORD})):
+    for path, body in (
+        ("/api/guest", {"nickname": nickname("fl")}),
+        ("/api/register", {"nickname": nickname("fl"), "password": PASSWORD}),
+    ):
         refused = httpx.post(base + path, json=body, headers=at(flooder))
         assert refused.status_code == 429 and code_of(refused) == "too_many_accounts"
         retry = int(refused.headers["retry-after"])
         assert 3500 < retry <= 3600 and refused.json()["error"]["retry_after"] == retry
-    other = httpx.post(base + "/api/guest", json={"nickname": nickname("fine")},
-                       headers=at(new_address()))
+    other = httpx.post(
+        base + "/api/guest", json={"nickname": nickname("fine")}, headers=at(new_address())
+    )
     assert other.status_code == 200
 
 
 def test_the_account_limit_is_an_option(make_server: ServerFactory) -> None:
     base = make_server("sqlite", extra=["--accounts-per-hour", "2"]).base
     address = new_address()
-    codes = [httpx.post(base + "/api/guest", json={"nickname": nickname("op")},
-                        headers=at(address)).status_code for _ in range(3)]
+    codes = [
+        httpx.post(
+            base + "/api/guest", json={"nickname": nickname("op")}, headers=at(address)
+        ).status_code
+        for _ in range(3)
+    ]
     assert codes == [200, 200, 429]
 
 
@@ -372,8 +429,9 @@ def test_the_account_limit_is_an_option(make_server: ServerFactory) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_look_alike_and_abusive_nicknames_are_refused(make_server: ServerFactory,
-                                                      backend: str) -> None:
+def test_look_alike_and_abusive_nicknames_are_refused(
+    make_server: ServerFactory, backend: str
+) -> None:
     base = make_server(backend).base
 
     def guest(name: str) -> httpx.Response:
@@ -382,14 +440,14 @@ def test_look_alike_and_abusive_nicknames_are_refused(make_server: ServerFactory
     for name in ("Anna2984", "Bec", "Lili5"):
         assert guest(name).status_code == 200
     cases = [
-        ("Аnna2984", 400, "nickname_mixed_scripts"),      # Cyrillic А
-        ("Annа2984", 400, "nickname_mixed_scripts"),      # Cyrillic а at the end
-        ("Αnna2984", 400, "nickname_mixed_scripts"),      # Greek Alpha
-        ("Ａｎｎａ２９８４", 409, "nickname_taken"),        # full width: NFKC makes it Anna2984
+        ("Аnna2984", 400, "nickname_mixed_scripts"),  # Cyrillic А
+        ("Annа2984", 400, "nickname_mixed_scripts"),  # Cyrillic а at the end
+        ("Αnna2984", 400, "nickname_mixed_scripts"),  # Greek Alpha
+        ("Ａｎｎａ２９８４", 409, "nickname_taken"),  # full width: NFKC makes it Anna2984
         ("ANNA2984", 409, "nickname_taken"),
-        ("Вес", 409, "nickname_confusable"),              # all Cyrillic, looks like Bec
-        ("Lılı5", 409, "nickname_confusable"),            # dotless i
-        ("LiIi5", 409, "nickname_confusable"),            # capital I for l
+        ("Вес", 409, "nickname_confusable"),  # all Cyrillic, looks like Bec
+        ("Lılı5", 409, "nickname_confusable"),  # dotless i
+        ("LiIi5", 409, "nickname_confusable"),  # capital I for l
         ("A" + "\u0301" * 19, 400, "nickname_characters"),  # marks piled over the text
         ("Zqx\u0301\u0302\u0303", 400, "nickname_characters"),
     ]
@@ -409,26 +467,50 @@ def test_look_alike_and_abusive_nicknames_are_refused(make_server: ServerFactory
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_hostile_numbers_and_bytes_get_their_documented_errors(make_server: ServerFactory,
-                                                               backend: str) -> None:
+def test_hostile_numbers_and_bytes_get_their_documented_errors(
+    make_server: ServerFactory, backend: str
+) -> None:
     server = make_server(backend)
     base = server.base
-    for game in ("99999999999999999999999", "9223372036854775808", "2147483648",
-                 "-1", "0", "1e3", "١٢٣"):
+    for game in (
+        "99999999999999999999999",
+        "9223372036854775808",
+        "2147483648",
+        "-1",
+        "0",
+        "1e3",
+        "١٢٣",
+    ):
         answer = httpx.get(f"{base}/api/games/{game}")
         assert answer.status_code == 404 and code_of(answer) == "no_such_game", game
     for player in ("%00", "a%00b", "%ED%A0%80", "%FF"):
         answer = httpx.get(f"{base}/api/players/{player}")
         assert answer.status_code == 404 and code_of(answer) == "no_such_player", player
     raw = [
-        ("/api/login", b'{"nickname": "An\\u0000na", "password": "wrong horse"}', 401,
-         "bad_credentials"),
-        ("/api/login", b'{"nickname": "An\\ud800na", "password": "wrong horse"}', 401,
-         "bad_credentials"),
-        ("/api/login", b'{"nickname": "Anna", "password": "wrong \\udfff horse"}', 401,
-         "bad_credentials"),
-        ("/api/register", b'{"nickname": "Surro", "password": "wrong \\udfff horse"}', 400,
-         "bad_message"),
+        (
+            "/api/login",
+            b'{"nickname": "An\\u0000na", "password": "wrong horse"}',
+            401,
+            "bad_credentials",
+        ),
+        (
+            "/api/login",
+            b'{"nickname": "An\\ud800na", "password": "wrong horse"}',
+            401,
+            "bad_credentials",
+        ),
+        (
+            "/api/login",
+            b'{"nickname": "Anna", "password": "wrong \\udfff horse"}',
+            401,
+            "bad_credentials",
+        ),
+        (
+            "/api/register",
+            b'{"nickname": "Surro", "password": "wrong \\udfff horse"}',
+            400,
+            "bad_message",
+        ),
         ("/api/guest", b'{"nickname": "An\\u0000na"}', 400, "nickname_characters"),
         ("/api/guest", b'{"nickname": "An\\ud800na"}', 400, "nickname_characters"),
         ("/api/guest", b'{"nickname": "\xff\xfe"}', 400, "bad_json"),
@@ -436,9 +518,11 @@ def test_hostile_numbers_and_bytes_get_their_documented_errors(make_server: Serv
         ("/api/guest", b'{"nickname": "Ann\xe9"}', 400, "bad_json"),
     ]
     for path, body, status, code in raw:
-        answer = httpx.post(base + path, content=body,
-                            headers={"Content-Type": "application/json",
-                                     **at(new_address())})
+        answer = httpx.post(
+            base + path,
+            content=body,
+            headers={"Content-Type": "application/json", **at(new_address())},
+        )
         assert (answer.status_code, code_of(answer)) == (status, code), body
     assert "Traceback" not in server.logs()
 
@@ -446,8 +530,9 @@ def test_hostile_numbers_and_bytes_get_their_documented_errors(make_server: Serv
 # -------------------------------------------------------------------- files
 
 
-def test_the_database_and_its_folder_are_private(tmp_path: Path,
-                                                 make_server: ServerFactory) -> None:
+def test_the_database_and_its_folder_are_private(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
     server = make_server(db_url="sqlite+aiosqlite:///./var/romme.db")
     httpx.post(server.base + "/api/guest", json={"nickname": nickname("Fm")})
     var = server.workdir / "var"
@@ -460,25 +545,29 @@ def test_the_database_and_its_folder_are_private(tmp_path: Path,
     assert (tmp_path / "other" / "romme.db").stat().st_mode & 0o777 == 0o600
 
 
-@pytest.mark.parametrize(("origin", "host", "scheme", "foreign"), [
-    ("http://example.org", "example.org", "http", False),
-    ("http://example.org:80", "example.org", "http", False),
-    ("HTTP://Example.ORG", "example.org:80", "http", False),
-    ("https://example.org", "example.org", "https", False),
-    ("https://example.org", "example.org", "wss", False),
-    ("http://example.org", "example.org", "ws", False),
-    ("https://example.org", "example.org", "http", True),
-    ("http://example.org", "example.org", "https", True),
-    ("http://example.org:8001", "example.org:8000", "http", True),
-    ("http://evil.example", "example.org", "http", True),
-    ("http://[::1]:8000", "[::1]:8000", "http", False),
-    ("http://[::1]:8001", "[::1]:8000", "http", True),
-    ("null", "example.org", "http", True),
-    ("http://example.org:99999", "example.org", "http", True),
-    ("http://example.org", "", "http", True),
-])
-def test_origins_compare_scheme_host_and_port(origin: str, host: str, scheme: str,
-                                              foreign: bool) -> None:
+@pytest.mark.parametrize(
+    ("origin", "host", "scheme", "foreign"),
+    [
+        ("http://example.org", "example.org", "http", False),
+        ("http://example.org:80", "example.org", "http", False),
+        ("HTTP://Example.ORG", "example.org:80", "http", False),
+        ("https://example.org", "example.org", "https", False),
+        ("https://example.org", "example.org", "wss", False),
+        ("http://example.org", "example.org", "ws", False),
+        ("https://example.org", "example.org", "http", True),
+        ("http://example.org", "example.org", "https", True),
+        ("http://example.org:8001", "example.org:8000", "http", True),
+        ("http://evil.example", "example.org", "http", True),
+        ("http://[::1]:8000", "[::1]:8000", "http", False),
+        ("http://[::1]:8001", "[::1]:8000", "http", True),
+        ("null", "example.org", "http", True),
+        ("http://example.org:99999", "example.org", "http", True),
+        ("http://example.org", "", "http", True),
+    ],
+)
+def test_origins_compare_scheme_host_and_port(
+    origin: str, host: str, scheme: str, foreign: bool
+) -> None:
     from romme.server.httpguard import foreign_origin
 
     assert foreign_origin({"origin": origin, "host": host}, scheme) is foreign

@@ -52,15 +52,17 @@ def _lobby_ids(message: dict[str, Any]) -> set[int]:
 
 
 async def test_a_declined_or_expired_invitation_no_longer_opens_the_table(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     server = make_server(time_scale=60)  # an invitation lasts two seconds
     host, ben, cleo = [await _guest(server, prefix) for prefix in ("ih", "ib", "ic")]
     table = await create_table(host, seats=3, access="invite")
     # Ben declines, then tries to sit down anyway.
     await host.request({"type": "invite", "table": table, "nickname": ben.nickname})
     invitation = (await ben.expect("invitation"))["invitation"]
-    declined = await ben.request({"type": "answer_invitation", "invitation": invitation["id"],
-                                  "accept": False})
+    declined = await ben.request(
+        {"type": "answer_invitation", "invitation": invitation["id"], "accept": False}
+    )
     assert declined["invitation"]["status"] == "declined"
     refused = await ben.request({"type": "join_table", "table": table})
     assert refused["type"] == "error" and refused["code"] == "invite_only"
@@ -81,19 +83,20 @@ async def test_a_declined_or_expired_invitation_no_longer_opens_the_table(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-async def test_invitations_cannot_be_repeated_or_flooded(make_server: ServerFactory,
-                                                         backend: str) -> None:
+async def test_invitations_cannot_be_repeated_or_flooded(
+    make_server: ServerFactory, backend: str
+) -> None:
     server = make_server(backend, extra=["--invitations-per-minute", "3"])
     host = await _guest(server, "fh")
     others = [await _guest(server, f"f{i}") for i in range(4)]
     table = await create_table(host, seats=4, access="invite")
-    first = await host.request({"type": "invite", "table": table,
-                                "nickname": others[0].nickname})
+    first = await host.request({"type": "invite", "table": table, "nickname": others[0].nickname})
     assert first["type"] == "invitation"
     # The same person again, while the first is open: refused, nothing sent to them.
     for _ in range(5):
-        again = await host.request({"type": "invite", "table": table,
-                                    "nickname": others[0].nickname})
+        again = await host.request(
+            {"type": "invite", "table": table, "nickname": others[0].nickname}
+        )
         assert again["type"] == "error" and again["code"] == "already_invited", again
     await asyncio.sleep(0.3)
     assert sum(1 for m in others[0].messages if m["type"] == "invitation") == 1
@@ -101,8 +104,7 @@ async def test_invitations_cannot_be_repeated_or_flooded(make_server: ServerFact
     for other in others[1:3]:
         sent = await host.request({"type": "invite", "table": table, "nickname": other.nickname})
         assert sent["type"] == "invitation"
-    flood = await host.request({"type": "invite", "table": table,
-                                "nickname": others[3].nickname})
+    flood = await host.request({"type": "invite", "table": table, "nickname": others[3].nickname})
     assert flood["type"] == "error" and flood["code"] == "too_many_invitations"
     assert not any(m["type"] == "invitation" for m in others[3].messages)
     await _still_usable(host)
@@ -143,20 +145,21 @@ async def test_a_waiting_table_closes_when_its_host_is_gone(make_server: ServerF
     await asyncio.sleep(0.2)
     await reloader.connect()
     count = len(looker.messages)
-    update = await looker.expect("lobby_update", lambda m: gone not in _lobby_ids(m),
-                                 start=count, timeout=10)
+    update = await looker.expect(
+        "lobby_update", lambda m: gone not in _lobby_ids(m), start=count, timeout=10
+    )
     assert kept in _lobby_ids(update)
     await asyncio.sleep(1.5)
     assert (await reloader.request({"type": "join_table", "table": kept}))["type"] == "table"
-    assert (await looker.request({"type": "join_table", "table": gone}))["code"] == \
-        "no_such_table"
+    assert (await looker.request({"type": "join_table", "table": gone}))["code"] == "no_such_table"
     await looker.close()
     await reloader.close()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_waiting_tables_of_a_host_who_never_returns_close_after_a_restart(
-        make_server: ServerFactory, backend: str) -> None:
+    make_server: ServerFactory, backend: str
+) -> None:
     first = make_server(backend, extra=["--waiting-table-grace", "1"])
     host = await _guest(first, "rh")
     table = await create_table(host, seats=2)
@@ -174,12 +177,12 @@ async def test_waiting_tables_of_a_host_who_never_returns_close_after_a_restart(
     _no_traceback(second)
 
 
-async def test_the_lobby_stays_small_however_many_tables_wait(
-        make_server: ServerFactory) -> None:
+async def test_the_lobby_stays_small_however_many_tables_wait(make_server: ServerFactory) -> None:
     server = make_server(extra=["--max-waiting-tables", "0"])  # no per-player limit
     spammer = await _guest(server, "ls")
-    mine = [await create_table(spammer, seats=4, bots={"1": "casual", "2": "expert"})
-            for _ in range(80)]
+    mine = [
+        await create_table(spammer, seats=4, bots={"1": "casual", "2": "expert"}) for _ in range(80)
+    ]
     newcomer = await Client(server, nickname("ln")).guest()
     await newcomer.connect()
     lobby = next(m for m in newcomer.messages if m["type"] == "lobby")
@@ -227,8 +230,7 @@ async def test_one_player_cannot_open_unlimited_connections(make_server: ServerF
         await client.close()
 
 
-async def test_one_address_cannot_open_unlimited_connections(
-        make_server: ServerFactory) -> None:
+async def test_one_address_cannot_open_unlimited_connections(make_server: ServerFactory) -> None:
     server = make_server(extra=["--max-connections-per-address", "4"])
     clients = [await _guest(server, f"ca{i}") for i in range(4)]
     late = await Client(server, nickname("cz")).guest()
@@ -245,23 +247,25 @@ async def test_one_address_cannot_open_unlimited_connections(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-async def test_hostile_numbers_and_strings_get_their_error(make_server: ServerFactory,
-                                                           backend: str) -> None:
+async def test_hostile_numbers_and_strings_get_their_error(
+    make_server: ServerFactory, backend: str
+) -> None:
     server = make_server(backend)
     host = await _guest(server, "hh")
     table = await create_table(host, seats=2, access="invite")
     cases = [
         ({"type": "answer_invitation", "invitation": 2**31, "accept": True}, "bad_message"),
-        ({"type": "answer_invitation", "invitation": 2**31 - 1, "accept": True},
-         "no_such_invitation"),
+        (
+            {"type": "answer_invitation", "invitation": 2**31 - 1, "accept": True},
+            "no_such_invitation",
+        ),
         ({"type": "join_table", "table": 2**31}, "bad_message"),
         ({"type": "join_table", "table": 2**63}, "bad_message"),
         ({"type": "player_info", "nickname": "Anna\u0000"}, "bad_message"),
         ({"type": "invite", "table": table, "nickname": "Ben\u0000x"}, "bad_message"),
         ({"type": "invite", "table": table, "nickname": "\ud800Ben"}, "bad_message"),
         ({"type": "lobby_chat", "text": "hi \udc00 there"}, "bad_message"),
-        ({"type": "create_table", "settings": {"bots": {"1" * 5000: "casual"}}},
-         "bad_settings"),
+        ({"type": "create_table", "settings": {"bots": {"1" * 5000: "casual"}}}, "bad_settings"),
         ({"type": "resync", "table": table, "since": 10**30}, "bad_message"),
     ]
     for number, (message, code) in enumerate(cases):
@@ -287,8 +291,7 @@ async def test_hostile_numbers_and_strings_get_their_error(make_server: ServerFa
     await newcomer.close()
 
 
-async def test_invalid_utf8_closes_with_1007_and_no_traceback(
-        make_server: ServerFactory) -> None:
+async def test_invalid_utf8_closes_with_1007_and_no_traceback(make_server: ServerFactory) -> None:
     server = make_server()
     client = await _guest(server, "u8")
     assert client.ws is not None
@@ -340,20 +343,32 @@ async def test_refusals_carry_the_request_id(shared_server: ServerProcess) -> No
 
 
 async def test_a_second_draw_held_in_the_knock_window_is_answered(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     clients, table = await _four_at_a_knock_table(2, make_server)  # window: 1.5 s
     s0, s1 = clients[0], clients[1]
     await open_knock_window(s0, table)
     start = len(s1.messages)
     for msg_id in ("d1", "d2"):
-        await s1.send({"type": "action", "table": table, "id": msg_id,
-                       "action": {"type": "draw", "source": "stock"}})
+        await s1.send(
+            {
+                "type": "action",
+                "table": table,
+                "id": msg_id,
+                "action": {"type": "draw", "source": "stock"},
+            }
+        )
     first = await _replies(s1, "d1", start, settle=0.0)
     second = await _replies(s1, "d2", start, settle=0.5)
     assert [m["type"] for m in first] == ["update"]
     assert [m.get("code") for m in second] == ["draw_pending"]
-    drew = [e for m in s1.messages[start:] if m["type"] == "update"
-            for e in m["events"] if e["type"] == "drew"]
+    drew = [
+        e
+        for m in s1.messages[start:]
+        if m["type"] == "update"
+        for e in m["events"]
+        if e["type"] == "drew"
+    ]
     assert len(drew) == 1
     for client in clients:
         await client.close()
@@ -365,13 +380,19 @@ async def test_an_action_naming_a_seat_is_refused(shared_server: ServerProcess) 
     await a.request({"type": "start_game", "table": table})
     await a.expect("update", lambda m: m["version"] == 1)
     for seat in (0, 1):
-        refused = await a.request({"type": "action", "table": table,
-                                   "action": {"type": "draw", "source": "stock", "seat": seat}})
+        refused = await a.request(
+            {
+                "type": "action",
+                "table": table,
+                "action": {"type": "draw", "source": "stock", "seat": seat},
+            }
+        )
         assert refused["type"] == "error" and refused["code"] == "bad_message", refused
         assert "seat" in refused["message"]
     assert a.tables[table]["version"] == 1
-    drew = await a.request({"type": "action", "table": table,
-                            "action": {"type": "draw", "source": "stock"}})
+    drew = await a.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     assert drew["type"] == "update"
     await a.close()
 
@@ -386,8 +407,16 @@ async def test_an_action_after_leaving_the_game_is_answered(shared_server: Serve
     start = len(a.messages)
     assert a.ws is not None
     # Arranging one's hand is legal at any time: only the seat's state can refuse it.
-    await a.ws.send(json.dumps({"type": "action", "table": table, "id": "after",
-                                "action": {"type": "arrange", "cards": hand[::-1]}}))
+    await a.ws.send(
+        json.dumps(
+            {
+                "type": "action",
+                "table": table,
+                "id": "after",
+                "action": {"type": "arrange", "cards": hand[::-1]},
+            }
+        )
+    )
     replies = await _replies(a, "after", start)
     assert [r.get("code") for r in replies] == ["not_seated"], replies
     # Joining again gives the seat back, and the player plays on.

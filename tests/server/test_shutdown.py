@@ -19,8 +19,9 @@ async def test_sigterm_tells_clients_and_keeps_every_move(make_server: ServerFac
     a = await (await Client(server, nickname("sd")).guest()).connect()
     table = await create_table(a, seats=2, bots={"1": "beginner"}, turn_seconds=120)
     await a.request({"type": "start_game", "table": table})
-    await a.request({"type": "action", "table": table,
-                     "action": {"type": "draw", "source": "stock"}})
+    await a.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     version = a.tables[table]["version"]
     view = a.tables[table]["view"]
     await asyncio.get_running_loop().run_in_executor(None, server.stop)

@@ -14,11 +14,11 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_timeouts_autoplay_then_a_bot_takes_over_until_back(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     server = make_server(time_scale=30)  # a 15 s turn lasts half a second
     a = await (await Client(server, nickname("ta")).guest()).connect()
-    table = await create_table(a, seats=2, bots={"1": "beginner"}, point_limit=100,
-                               turn_seconds=15)
+    table = await create_table(a, seats=2, bots={"1": "beginner"}, point_limit=100, turn_seconds=15)
     sent_ms = int(time.time() * 1000)
     await a.request({"type": "start_game", "table": table})
     first = await a.expect("update", lambda m: m["version"] == 1)
@@ -32,8 +32,13 @@ async def test_timeouts_autoplay_then_a_bot_takes_over_until_back(
     assert away["seats"][0]["nickname"] == a.nickname
 
     def discards() -> int:
-        return sum(1 for m in a.messages if m["type"] == "update"
-                   for e in m["events"] if e["type"] == "discarded" and e["seat"] == 0)
+        return sum(
+            1
+            for m in a.messages
+            if m["type"] == "update"
+            for e in m["events"]
+            if e["type"] == "discarded" and e["seat"] == 0
+        )
 
     # The third timeout is played out, then a computer opponent plays seat 0.
     await a.expect("update", lambda m: discards() >= 4, timeout=10)
@@ -45,13 +50,12 @@ async def test_timeouts_autoplay_then_a_bot_takes_over_until_back(
     await a.close()
 
 
-async def _four_at_a_knock_table(server_scale: float,
-                                 make_server: ServerFactory) -> tuple[list[Client], int]:
+async def _four_at_a_knock_table(
+    server_scale: float, make_server: ServerFactory
+) -> tuple[list[Client], int]:
     server = make_server(time_scale=server_scale)
-    clients = [await (await Client(server, nickname(f"k{i}")).guest()).connect()
-               for i in range(4)]
-    table = await create_table(clients[0], seats=4, knock=True, point_limit=100,
-                               turn_seconds=60)
+    clients = [await (await Client(server, nickname(f"k{i}")).guest()).connect() for i in range(4)]
+    table = await create_table(clients[0], seats=4, knock=True, point_limit=100, turn_seconds=60)
     for client in clients[1:]:
         await client.request({"type": "join_table", "table": table})
     await clients[0].request({"type": "start_game", "table": table})
@@ -64,24 +68,35 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
     # Knock window 3 s at scale 1: time enough for both knocks, even on a busy machine.
     clients, table = await _four_at_a_knock_table(1, make_server)
     s0, s1, s2, s3 = clients
-    await s0.request({"type": "action", "table": table,
-                      "action": {"type": "draw", "source": "stock"}})
+    await s0.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     card = s0.tables[table]["view"]["hand"][0]
     start = [len(c.messages) for c in clients]
-    discarded = await s0.request({"type": "action", "table": table,
-                                  "action": {"type": "discard", "card": card}})
+    discarded = await s0.request(
+        {"type": "action", "table": table, "action": {"type": "discard", "card": card}}
+    )
     assert discarded["timer"]["knock"]["seats"] == [2, 3]
     opened_at = time.monotonic()
     # Seat 1 draws at once: held until the window closes (or a knock takes the turn).
-    await s1.send({"type": "action", "table": table, "id": "held",
-                   "action": {"type": "draw", "source": "stock"}})
+    await s1.send(
+        {
+            "type": "action",
+            "table": table,
+            "id": "held",
+            "action": {"type": "draw", "source": "stock"},
+        }
+    )
     await asyncio.sleep(0.05)
     # Seats 2 and 3 knock at the same moment: exactly one wins.
     await asyncio.gather(
         s2.send({"type": "action", "table": table, "id": "k2", "action": {"type": "knock"}}),
-        s3.send({"type": "action", "table": table, "id": "k3", "action": {"type": "knock"}}))
-    answers = [await s2.expect(None, lambda m: m.get("id") == "k2", start=start[2]),
-               await s3.expect(None, lambda m: m.get("id") == "k3", start=start[3])]
+        s3.send({"type": "action", "table": table, "id": "k3", "action": {"type": "knock"}}),
+    )
+    answers = [
+        await s2.expect(None, lambda m: m.get("id") == "k2", start=start[2]),
+        await s3.expect(None, lambda m: m.get("id") == "k3", start=start[3]),
+    ]
     kinds = sorted(a["type"] for a in answers)
     assert kinds == ["error", "update"], answers
     winner = 2 if answers[0]["type"] == "update" else 3
@@ -95,9 +110,9 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
     for index, client in enumerate(clients):
         if index == winner:
             continue
-        update = await client.expect("update", lambda m: any(e["type"] == "knocked"
-                                                             for e in m["events"]),
-                                     start=start[index])
+        update = await client.expect(
+            "update", lambda m: any(e["type"] == "knocked" for e in m["events"]), start=start[index]
+        )
         event = next(e for e in update["events"] if e["type"] == "knocked")
         assert event["drawn"] is None
     # The held draw of seat 1 lost the race.
@@ -110,27 +125,30 @@ async def test_the_first_knock_wins_and_the_next_draw_waits(make_server: ServerF
 async def open_knock_window(first: Client, table: int) -> None:
     """Seat 0 draws and discards: the knock window opens for seats 2 and 3, and
     seat 1 is next."""
-    await first.request({"type": "action", "table": table,
-                         "action": {"type": "draw", "source": "stock"}})
+    await first.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     card = first.tables[table]["view"]["hand"][0]
-    await first.request({"type": "action", "table": table,
-                         "action": {"type": "discard", "card": card}})
+    await first.request(
+        {"type": "action", "table": table, "action": {"type": "discard", "card": card}}
+    )
 
 
 async def test_a_draw_during_the_knock_window_is_held_not_refused(
-        make_server: ServerFactory) -> None:
+    make_server: ServerFactory,
+) -> None:
     clients, table = await _four_at_a_knock_table(2, make_server)  # window: 1.5 s
     s0, s1 = clients[0], clients[1]
     await open_knock_window(s0, table)
     sent = time.monotonic()
-    drew = await s1.request({"type": "action", "table": table,
-                             "action": {"type": "draw", "source": "stock"}})
+    drew = await s1.request(
+        {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
     waited = time.monotonic() - sent
     assert drew["type"] == "update" and drew["events"][0]["type"] == "drew"
     assert 0.3 <= waited <= 5.0
     # Too late to knock now.
-    late = await clients[2].request({"type": "action", "table": table,
-                                     "action": {"type": "knock"}})
+    late = await clients[2].request({"type": "action", "table": table, "action": {"type": "knock"}})
     assert late["type"] == "error" and late["code"] in ("no_knock_window", "knock_closed")
     for client in clients:
         await client.close()

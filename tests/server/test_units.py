@@ -28,32 +28,43 @@ from romme.server.timers import ManualClock
 
 def test_settings_defaults_and_rules() -> None:
     settings = parse_settings({})
-    assert settings.to_json() == {"preset": "classic", "access": "open", "seats": 2, "bots": {},
-                                  "point_limit": 100, "hand_rummy": True, "knock": False,
-                                  "turn_seconds": 30}
-    rules = parse_settings({"seats": 3, "knock": True, "point_limit": 1,
-                            "hand_rummy": False, "turn_seconds": 15}).rules()
+    assert settings.to_json() == {
+        "preset": "classic",
+        "access": "open",
+        "seats": 2,
+        "bots": {},
+        "point_limit": 100,
+        "hand_rummy": True,
+        "knock": False,
+        "turn_seconds": 30,
+    }
+    rules = parse_settings(
+        {"seats": 3, "knock": True, "point_limit": 1, "hand_rummy": False, "turn_seconds": 15}
+    ).rules()
     assert rules.knock and rules.point_limit == 1 and not rules.hand_rummy
     assert rules.turn_seconds == 15
     three = parse_settings({"preset": "three-rounds"})
     assert three.seats == 4 and three.rules().scoring == "rounds"
 
 
-@pytest.mark.parametrize(("settings", "reason"), [
-    ({"seats": 1}, "seats"),
-    ({"seats": 5}, "seats"),
-    ({"turn_seconds": 14}, "turn_seconds"),
-    ({"turn_seconds": 121}, "turn_seconds"),
-    ({"point_limit": 0}, "point_limit"),
-    ({"knock": True}, "knock"),
-    ({"bots": {"0": "casual"}}, "seat 0 is the host"),
-    ({"bots": {"1": "grandmaster"}}, "level"),
-    ({"preset": "three-rounds", "knock": True, "seats": 4}, "knock"),
-    ({"preset": "three-rounds", "point_limit": 50}, "point limit"),
-    ({"preset": "poker"}, "preset"),
-    ({"color": "red"}, "unknown setting"),
-    ({"hand_rummy": "yes"}, "hand_rummy"),
-])
+@pytest.mark.parametrize(
+    ("settings", "reason"),
+    [
+        ({"seats": 1}, "seats"),
+        ({"seats": 5}, "seats"),
+        ({"turn_seconds": 14}, "turn_seconds"),
+        ({"turn_seconds": 121}, "turn_seconds"),
+        ({"point_limit": 0}, "point_limit"),
+        ({"knock": True}, "knock"),
+        ({"bots": {"0": "casual"}}, "seat 0 is the host"),
+        ({"bots": {"1": "grandmaster"}}, "level"),
+        ({"preset": "three-rounds", "knock": True, "seats": 4}, "knock"),
+        ({"preset": "three-rounds", "point_limit": 50}, "point limit"),
+        ({"preset": "poker"}, "preset"),
+        ({"color": "red"}, "unknown setting"),
+        ({"hand_rummy": "yes"}, "hand_rummy"),
+    ],
+)
 def test_bad_settings_say_why(settings: dict[str, object], reason: str) -> None:
     with pytest.raises(ProtocolError) as info:
         parse_settings(settings)
@@ -61,16 +72,22 @@ def test_bad_settings_say_why(settings: dict[str, object], reason: str) -> None:
 
 
 def test_messages_parse_with_their_ids() -> None:
-    message, msg_id = parse_message('{"type": "action", "table": 3, "id": "x1", '
-                                    '"action": {"type": "discard", "card": "7h"}}', 16384)
+    message, msg_id = parse_message(
+        '{"type": "action", "table": 3, "id": "x1", "action": {"type": "discard", "card": "7h"}}',
+        16384,
+    )
     assert isinstance(message, ActionMsg) and msg_id == "x1"
     action = table_action(message.action, seat=2)
     assert action.to_json() == {"type": "discard", "seat": 2, "card": "7H"}
-    for text, code in [("nope", "bad_json"), ("[]", "bad_json"), ('{"type": 5}', "unknown_type"),
-                       ('{"type": "join_table"}', "bad_message"),
-                       ('{"type": "join_table", "table": true}', "bad_message"),
-                       ('{"type": "answer_invitation", "invitation": 1}', "bad_message"),
-                       ('{"type": "lobby_chat", "text": "' + "é" * 9000 + '"}', "too_large")]:
+    for text, code in [
+        ("nope", "bad_json"),
+        ("[]", "bad_json"),
+        ('{"type": 5}', "unknown_type"),
+        ('{"type": "join_table"}', "bad_message"),
+        ('{"type": "join_table", "table": true}', "bad_message"),
+        ('{"type": "answer_invitation", "invitation": 1}', "bad_message"),
+        ('{"type": "lobby_chat", "text": "' + "é" * 9000 + '"}', "too_large"),
+    ]:
         with pytest.raises(ProtocolError) as info:
             parse_message(text, 16384)
         assert info.value.code == code
@@ -96,8 +113,12 @@ def test_view_encoder_matches_the_engine_over_whole_matches() -> None:
         encoder = ViewEncoder()
         original = game.apply
 
-        def checked(action: object, game: Game = game, encoder: ViewEncoder = encoder,
-                    original: object = original) -> object:
+        def checked(
+            action: object,
+            game: Game = game,
+            encoder: ViewEncoder = encoder,
+            original: object = original,
+        ) -> object:
             events = original(action)  # type: ignore[operator]
             for seat in (*range(game.seats), None):
                 view = game.view_for(seat)
@@ -121,8 +142,9 @@ def test_manual_clock_runs_timers_in_order() -> None:
     assert fired == ["first", "turn"] and clock.now_ms() == 5200
 
 
-def test_sessions_sign_and_refuse_forgeries(tmp_path: object, monkeypatch: pytest.MonkeyPatch
-                                             ) -> None:
+def test_sessions_sign_and_refuse_forgeries(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pathlib import Path
 
     monkeypatch.delenv("ROMME_SECRET", raising=False)

@@ -91,7 +91,13 @@ def check_log(log: dict[str, Any], winners: list[int]) -> Game:
                 order.append(seat)
             hands: list[tuple[Card, ...]] = [
                 next(e.cards for e in events if isinstance(e, HandDealt) and e.seat == s)
-                for s in order]
-            assert verify_deal(round_info["seed"], round_info["commitment"], hands,
-                               started[0].upcard, replay.rules.hand_size)
+                for s in order
+            ]
+            assert verify_deal(
+                round_info["seed"],
+                round_info["commitment"],
+                hands,
+                started[0].upcard,
+                replay.rules.hand_size,
+            )
     return game

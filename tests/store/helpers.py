@@ -49,9 +49,7 @@ def pg_base_url() -> str:
 
 
 async def _pg_admin(url: str, statement: str) -> None:
-    engine = create_async_engine(
-        url, isolation_level="AUTOCOMMIT", connect_args={"timeout": 10}
-    )
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT", connect_args={"timeout": 10})
     try:
         async with engine.connect() as connection:
             await connection.execute(text(statement))
@@ -68,8 +66,9 @@ def create_pg_database(prefix: str = "romme_store_test") -> str:
         asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
     except Exception as exc:
         where = make_url(base).render_as_string(hide_password=True)
-        reason = (f"PostgreSQL at {where} (ROMME_TEST_PG_URL) is unavailable: "
-                  f"{type(exc).__name__}: {exc}")
+        reason = (
+            f"PostgreSQL at {where} (ROMME_TEST_PG_URL) is unavailable: {type(exc).__name__}: {exc}"
+        )
         if os.environ.get("CI"):
             pytest.fail(reason + " (CI is set, so this fails instead of skipping)")
         pytest.skip(reason)
@@ -85,9 +84,7 @@ async def wipe(store: Store) -> None:
     tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
     async with store._engine.begin() as connection:
         if connection.dialect.name == "postgresql":
-            await connection.execute(
-                text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
-            )
+            await connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
         else:
             for name in tables:
                 await connection.execute(text(f"DELETE FROM {name}"))

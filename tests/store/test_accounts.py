@@ -19,8 +19,20 @@ from .helpers import refused, snapshot
 
 @pytest.mark.parametrize(
     "nickname",
-    ["Anna", "ben", "a_b", "x.y-z", "007", "Jürgen", "Ωμέγα", "Влад", "山田太郎", "हिन्दी",
-     "a" * 20, "Anna."],
+    [
+        "Anna",
+        "ben",
+        "a_b",
+        "x.y-z",
+        "007",
+        "Jürgen",
+        "Ωμέγα",
+        "Влад",
+        "山田太郎",
+        "हिन्दी",
+        "a" * 20,
+        "Anna.",
+    ],
 )
 def test_valid_nicknames(nickname: str) -> None:
     assert validate_nickname(nickname) == unicodedata.normalize("NFC", nickname)
@@ -110,8 +122,12 @@ async def test_nickname_taken_without_regard_to_case(store: Store) -> None:
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("nickname", "code"),
-    [("ab", "nickname_length"), ("a" * 10_000, "nickname_length"),
-     ("<b>x</b>", "nickname_characters"), (None, "nickname_characters")],
+    [
+        ("ab", "nickname_length"),
+        ("a" * 10_000, "nickname_length"),
+        ("<b>x</b>", "nickname_characters"),
+        (None, "nickname_characters"),
+    ],
 )
 async def test_create_guest_refuses_bad_nicknames(store: Store, nickname: str, code: str) -> None:
     await refused(store, code, store.create_guest(nickname))
@@ -192,8 +208,12 @@ async def test_taken_nickname_is_refused_before_hashing(store: Store) -> None:
 @pytest.mark.asyncio
 async def test_login_refuses_cheaply(store: Store) -> None:
     await store.register("Anna", "password1")
-    attempts: list[tuple[Any, Any]] = [("a" * 10_000, "password1"), ("Anna", "x" * 10_000),
-                                       ("Anna", ""), (None, None)]
+    attempts: list[tuple[Any, Any]] = [
+        ("a" * 10_000, "password1"),
+        ("Anna", "x" * 10_000),
+        ("Anna", ""),
+        (None, None),
+    ]
     for nickname, password in attempts:
         await refused(store, "bad_credentials", store.login(nickname, password))
 
@@ -209,8 +229,9 @@ async def test_guest_registers_its_own_nickname_and_keeps_its_history(store: Sto
     guest = await store.create_guest("Anna")
     bot = await store.bot_player("casual")
     table = await store.create_table(guest.id, {}, {}, [], bytes(32))
-    await store.finish_game(table, winners=[0], totals=[0, 40],
-                            seat_players=[guest.id, bot.id], results=[])
+    await store.finish_game(
+        table, winners=[0], totals=[0, 40], seat_players=[guest.id, bot.id], results=[]
+    )
     registered = await store.register("anna", "password1", guest_id=guest.id)
     assert registered.id == guest.id
     assert (registered.nickname, registered.guest) == ("anna", False)

@@ -20,8 +20,7 @@ async def test_lobby_and_table_chat(store: Store, clock: FakeClock) -> None:
     ben = await store.create_guest("Ben")
     table = await store.create_table(anna.id, {}, {}, [], SEED)
     hello = await store.add_chat(None, anna.id, "hello lobby")
-    assert hello == {"id": hello["id"], "from": "Anna", "text": "hello lobby",
-                     "at": hello["at"]}
+    assert hello == {"id": hello["id"], "from": "Anna", "text": "hello lobby", "at": hello["at"]}
     assert hello["at"] <= clock.ms()
     await store.add_chat(table, ben.id, "gg")
     await store.add_chat(None, ben.id, "hi Anna")
@@ -39,7 +38,10 @@ async def test_recent_chat_is_the_newest_oldest_first(store: Store) -> None:
     default = await store.recent_chat(None)
     assert [m["text"] for m in default] == [f"line {n}" for n in range(10, 60)]
     assert [m["text"] for m in await store.recent_chat(None, limit=3)] == [
-        "line 57", "line 58", "line 59"]
+        "line 57",
+        "line 58",
+        "line 59",
+    ]
     assert await store.recent_chat(None, limit=0) == []
     assert [m["id"] for m in default] == sorted(m["id"] for m in default)
     assert await store.recent_chat(404) == []
@@ -48,14 +50,17 @@ async def test_recent_chat_is_the_newest_oldest_first(store: Store) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("text", [
-    "<script>alert('x')</script>",
-    "<img src=x onerror=alert(1)> &amp; &lt;b&gt;",
-    "'; DROP TABLE players; --",
-    "line one\nline two",
-    "👍🏽 emoji with a zero-width joiner: 👩\u200d💻",
-    "x" * 500,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<script>alert('x')</script>",
+        "<img src=x onerror=alert(1)> &amp; &lt;b&gt;",
+        "'; DROP TABLE players; --",
+        "line one\nline two",
+        "👍🏽 emoji with a zero-width joiner: 👩\u200d💻",
+        "x" * 500,
+    ],
+)
 async def test_chat_text_is_stored_verbatim(store: Store, text: str) -> None:
     anna = await store.create_guest("Anna")
     message = await store.add_chat(None, anna.id, text)
@@ -72,14 +77,17 @@ async def test_chat_strips_control_characters_except_newline(store: Store) -> No
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("text", "code"), [
-    ("", "chat_empty"),
-    ("   \n\t ", "chat_empty"),
-    ("\x00\x01", "chat_empty"),
-    ("x" * 501, "chat_too_long"),
-    ("x" * 10_000, "chat_too_long"),
-    (None, "chat_empty"),
-])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", "chat_empty"),
+        ("   \n\t ", "chat_empty"),
+        ("\x00\x01", "chat_empty"),
+        ("x" * 501, "chat_too_long"),
+        ("x" * 10_000, "chat_too_long"),
+        (None, "chat_empty"),
+    ],
+)
 async def test_chat_refusals(store: Store, text: str, code: str) -> None:
     anna = await store.create_guest("Anna")
     await refused(store, code, store.add_chat(None, anna.id, text))
@@ -107,8 +115,14 @@ async def test_invite_and_accept(store: Store, clock: FakeClock) -> None:
     table, anna, ben = await setting(store)
     now = clock.ms()
     invitation = await store.create_invitation(table, anna, ben, now + INVITATION_TTL_MS)
-    assert invitation == {"id": invitation["id"], "table": table, "from": "Anna", "to": "Ben",
-                          "status": "open", "expires_at": now + INVITATION_TTL_MS}
+    assert invitation == {
+        "id": invitation["id"],
+        "table": table,
+        "from": "Anna",
+        "to": "Ben",
+        "status": "open",
+        "expires_at": now + INVITATION_TTL_MS,
+    }
     assert await store.open_invitations(ben, now) == [invitation]
     assert await store.open_invitations(anna, now) == [invitation]
     accepted = await store.answer_invitation(invitation["id"], ben, True, now + 1000)
@@ -123,13 +137,17 @@ async def test_invite_and_decline(store: Store, clock: FakeClock) -> None:
     invitation = await store.create_invitation(table, anna, ben, clock.ms() + 5000)
     declined = await store.answer_invitation(invitation["id"], ben, False, clock.ms())
     assert declined["status"] == "declined"
-    await refused(store, "no_such_invitation",
-                  store.answer_invitation(invitation["id"], ben, True, clock.ms()))
+    await refused(
+        store,
+        "no_such_invitation",
+        store.answer_invitation(invitation["id"], ben, True, clock.ms()),
+    )
 
 
 @pytest.mark.asyncio
 async def test_invitations_expire_after_two_minutes_by_default(
-    store: Store, clock: FakeClock,
+    store: Store,
+    clock: FakeClock,
 ) -> None:
     table, anna, ben = await setting(store)
     invitation = await store.create_invitation(table, anna, ben)
@@ -139,10 +157,14 @@ async def test_invitations_expire_after_two_minutes_by_default(
     expires = invitation["expires_at"]
     assert len(await store.open_invitations(ben, expires - 1)) == 1
     assert await store.open_invitations(ben, expires) == []
-    await refused(store, "invitation_expired",
-                  store.answer_invitation(invitation["id"], ben, True, expires))
-    await refused(store, "invitation_expired",
-                  store.answer_invitation(invitation["id"], ben, False, expires + 60_000))
+    await refused(
+        store, "invitation_expired", store.answer_invitation(invitation["id"], ben, True, expires)
+    )
+    await refused(
+        store,
+        "invitation_expired",
+        store.answer_invitation(invitation["id"], ben, False, expires + 60_000),
+    )
 
 
 @pytest.mark.asyncio
@@ -152,14 +174,14 @@ async def test_answer_invitation_refusals(store: Store, clock: FakeClock) -> Non
     invitation = await store.create_invitation(table, anna, ben, clock.ms() + 60_000)
     now = clock.ms()
     await refused(store, "no_such_invitation", store.answer_invitation(404, ben, True, now))
-    await refused(store, "no_such_invitation",
-                  store.answer_invitation(invitation["id"], cleo, True, now))
-    await refused(store, "no_such_invitation",
-                  store.answer_invitation(invitation["id"], anna, True, now))
-    await refused(store, "no_such_invitation",
-                  store.answer_invitation("1", ben, True, now))  # type: ignore[arg-type]
-    await refused(store, "bad_message",
-                  store.answer_invitation(invitation["id"], ben, True, "now"))  # type: ignore[arg-type]
+    await refused(
+        store, "no_such_invitation", store.answer_invitation(invitation["id"], cleo, True, now)
+    )
+    await refused(
+        store, "no_such_invitation", store.answer_invitation(invitation["id"], anna, True, now)
+    )
+    await refused(store, "no_such_invitation", store.answer_invitation("1", ben, True, now))  # type: ignore[arg-type]
+    await refused(store, "bad_message", store.answer_invitation(invitation["id"], ben, True, "now"))  # type: ignore[arg-type]
     await refused(store, "bad_message", store.open_invitations(ben, None))  # type: ignore[arg-type]
 
 
@@ -178,7 +200,8 @@ async def test_create_invitation_refusals(store: Store, clock: FakeClock) -> Non
 
 @pytest.mark.asyncio
 async def test_open_invitations_lists_both_directions_oldest_first(
-    store: Store, clock: FakeClock,
+    store: Store,
+    clock: FakeClock,
 ) -> None:
     table, anna, ben = await setting(store)
     cleo = (await store.create_guest("Cleo")).id

@@ -53,22 +53,29 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
     await store.append_actions(kept_table, 1, [{"type": "next_round"}])
     await store.add_chat(kept_table, host.id, "table chat stays")
     expired = await store.create_invitation(kept_table, host.id, member.id, clock.ms() + 1000)
-    answered = await store.create_invitation(kept_table, host.id, old_guest.id,
-                                             clock.ms() + 10**9)
+    answered = await store.create_invitation(kept_table, host.id, old_guest.id, clock.ms() + 10**9)
     await store.answer_invitation(answered["id"], old_guest.id, False, clock.ms())
 
     clock.advance(days=2)
     cut = clock.now - timedelta(days=1)
     young = await store.create_guest("Young")
     await store.add_chat(None, young.id, "new lobby line")
-    still_open = await store.create_invitation(kept_table, host.id, young.id,
-                                               clock.ms() + 60_000)
+    still_open = await store.create_invitation(kept_table, host.id, young.id, clock.ms() + 60_000)
 
-    counts = await store.prune(guests_before=cut, chat_before=cut,
-                               invitations_before_ms=int(cut.timestamp() * 1000),
-                               closed_before=cut)
-    assert counts == {"guests": 2, "lobby_chat": 1, "invitations": 2, "closed_tables": 1,
-                      "sessions": 0, "rate_counters": 0}
+    counts = await store.prune(
+        guests_before=cut,
+        chat_before=cut,
+        invitations_before_ms=int(cut.timestamp() * 1000),
+        closed_before=cut,
+    )
+    assert counts == {
+        "guests": 2,
+        "lobby_chat": 1,
+        "invitations": 2,
+        "closed_tables": 1,
+        "sessions": 0,
+        "rate_counters": 0,
+    }
     assert await store.find_player("Oldie") is None and await store.find_player("Host") is None
     assert await store.find_player("Young") is not None
     assert await store.find_player("Member") is not None
@@ -78,23 +85,46 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
     assert kept is not None and kept.actions == [{"type": "next_round"}]
     assert [m["text"] for m in await store.recent_chat(kept_table)] == ["table chat stays"]
     assert [i["id"] for i in await store.open_invitations(young.id, clock.ms())] == [
-        still_open["id"]]
+        still_open["id"]
+    ]
     assert expired["id"] != still_open["id"]
     # A second run finds nothing more to do.
-    again = await store.prune(guests_before=cut, chat_before=cut,
-                              invitations_before_ms=int(cut.timestamp() * 1000),
-                              closed_before=cut)
-    assert again == {"guests": 0, "lobby_chat": 0, "invitations": 0, "closed_tables": 0,
-                     "sessions": 0, "rate_counters": 0}
+    again = await store.prune(
+        guests_before=cut,
+        chat_before=cut,
+        invitations_before_ms=int(cut.timestamp() * 1000),
+        closed_before=cut,
+    )
+    assert again == {
+        "guests": 0,
+        "lobby_chat": 0,
+        "invitations": 0,
+        "closed_tables": 0,
+        "sessions": 0,
+        "rate_counters": 0,
+    }
 
 
 @pytest.mark.asyncio
 async def test_prune_refuses_naive_times(store: Store, clock: FakeClock) -> None:
     naive = clock.now.replace(tzinfo=None)
-    await refused(store, "bad_message", store.prune(
-        guests_before=naive, chat_before=clock.now, invitations_before_ms=0,
-        closed_before=clock.now))
-    await refused(store, "bad_message", store.prune(
-        guests_before=clock.now, chat_before=clock.now,
-        invitations_before_ms="0",  # type: ignore[arg-type]
-        closed_before=clock.now))
+    await refused(
+        store,
+        "bad_message",
+        store.prune(
+            guests_before=naive,
+            chat_before=clock.now,
+            invitations_before_ms=0,
+            closed_before=clock.now,
+        ),
+    )
+    await refused(
+        store,
+        "bad_message",
+        store.prune(
+            guests_before=clock.now,
+            chat_before=clock.now,
+            invitations_before_ms="0",  # type: ignore[arg-type]
+            closed_before=clock.now,
+        ),
+    )

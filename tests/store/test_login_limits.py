@@ -44,8 +44,7 @@ async def test_the_delay_doubles_up_to_its_cap_and_ends(store: Store, clock: Fak
         assert await _fail(store, "Anna", "198.51.100.1") == "bad_credentials"
 
 
-async def test_failures_are_forgotten_a_day_after_the_last(store: Store,
-                                                           clock: FakeClock) -> None:
+async def test_failures_are_forgotten_a_day_after_the_last(store: Store, clock: FakeClock) -> None:
     await store.register("Ben", PASSWORD)
     for _ in range(ACCOUNT_LOGINS.free):
         await _fail(store, "Ben", AWAY)
@@ -88,16 +87,24 @@ async def test_sessions_live_until_revoked_or_expired(store: Store, clock: FakeC
     assert [(s["address"], s["current"]) for s in listed] == [(AWAY, True)]
     clock.advance(days=31)
     assert await store.session_player(cleo.id, second) is None
-    counts = await store.prune(guests_before=clock.now, chat_before=clock.now,
-                               invitations_before_ms=clock.ms(), closed_before=clock.now)
+    counts = await store.prune(
+        guests_before=clock.now,
+        chat_before=clock.now,
+        invitations_before_ms=clock.ms(),
+        closed_before=clock.now,
+    )
     assert counts["sessions"] == 2
 
 
 async def test_idle_counters_are_pruned(store: Store, clock: FakeClock) -> None:
     await _fail(store, "Dora", AWAY)
     clock.advance(days=2)
-    counts = await store.prune(guests_before=clock.now, chat_before=clock.now,
-                               invitations_before_ms=clock.ms(), closed_before=clock.now)
+    counts = await store.prune(
+        guests_before=clock.now,
+        chat_before=clock.now,
+        invitations_before_ms=clock.ms(),
+        closed_before=clock.now,
+    )
     assert counts["rate_counters"] == 2  # the account's and the address's
 
 

@@ -25,8 +25,17 @@ from romme.store.store import DEFAULT_URL, make_engine, normalise_url, writer
 
 from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
 
-TABLES = {"players", "game_tables", "table_actions", "game_results", "game_seats", "sessions",
-          "chat_messages", "invitations", "rate_counters"}
+TABLES = {
+    "players",
+    "game_tables",
+    "table_actions",
+    "game_results",
+    "game_seats",
+    "sessions",
+    "chat_messages",
+    "invitations",
+    "rate_counters",
+}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -80,6 +89,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
 async def test_downgrade_to_nothing_and_up_again(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
+
         def down(connection: Connection) -> None:
             command.downgrade(alembic_config(connection=connection), "base")
 
@@ -137,7 +147,9 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_ping_reports_a_dead_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_ping_reports_a_dead_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}")
     try:
         assert await store.ping() is True
@@ -167,12 +179,16 @@ def test_migrations_ship_inside_the_package() -> None:
     assert package is not None and MIGRATIONS.parent == Path(package).parent
     assert (MIGRATIONS / "env.py").is_file()
     assert (MIGRATIONS / "script.py.mako").is_file()
-    assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == ["r0001_initial.py",
-                                                                 "r0002_sessions_limits_skeletons.py"]
+    assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == [
+        "r0001_initial.py",
+        "r0002_sessions_limits_skeletons.py",
+    ]
 
 
-@pytest.mark.parametrize("name", ["romme.store.accounts", "romme.store.ratings",
-                                  "romme.store.records", "romme.store.errors"])
+@pytest.mark.parametrize(
+    "name",
+    ["romme.store.accounts", "romme.store.ratings", "romme.store.records", "romme.store.errors"],
+)
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0
@@ -196,10 +212,13 @@ async def test_the_migration_gives_existing_players_their_skeletons(empty_url: s
 
     def to_r0001(connection: Connection) -> None:
         command.upgrade(alembic_config(connection=connection), "r0001")
-        connection.execute(text(
-            "INSERT INTO players (nickname, nickname_key, guest, is_bot, mu, sigma, rating,"
-            " games_played, games_won, created_at) VALUES"
-            " ('ＡＮＮＡ', 'ａｎｎａ', true, false, 25, 8, 0, 0, 0, CURRENT_TIMESTAMP)"))
+        connection.execute(
+            text(
+                "INSERT INTO players (nickname, nickname_key, guest, is_bot, mu, sigma, rating,"
+                " games_played, games_won, created_at) VALUES"
+                " ('ＡＮＮＡ', 'ａｎｎａ', true, false, 25, 8, 0, 0, 0, CURRENT_TIMESTAMP)"
+            )
+        )
 
     try:
         async with writer(engine).begin() as connection:
@@ -209,8 +228,9 @@ async def test_the_migration_gives_existing_players_their_skeletons(empty_url: s
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         async with store._engine.connect() as connection:
-            stored = (await connection.execute(
-                text("SELECT nickname_skeleton FROM players"))).scalar_one()
+            stored = (
+                await connection.execute(text("SELECT nickname_skeleton FROM players"))
+            ).scalar_one()
         assert stored == skeleton("anna")
         with pytest.raises(StoreError) as info:
             await store.create_guest("Anna")

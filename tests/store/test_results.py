@@ -21,14 +21,18 @@ from .helpers import FakeClock, refused, snapshot
 SEED = bytes(range(32))
 
 
-async def play(store: Store, players: list[PlayerRecord], winners: list[int],
-               totals: list[int]) -> tuple[int, dict[str, dict[str, float]]]:
+async def play(
+    store: Store, players: list[PlayerRecord], winners: list[int], totals: list[int]
+) -> tuple[int, dict[str, dict[str, float]]]:
     """A table whose game ends with these winners and totals."""
     table = await store.create_table(players[0].id, {}, {}, [], SEED)
     await store.update_table(table, status="playing")
     await store.append_actions(table, 1, [{"type": "next_round"}])
     changes = await store.finish_game(
-        table, winners=winners, totals=totals, seat_players=[p.id for p in players],
+        table,
+        winners=winners,
+        totals=totals,
+        seat_players=[p.id for p in players],
         results=[{"round_no": 1, "totals": totals}],
     )
     return table, changes
@@ -72,8 +76,9 @@ async def test_finish_game_is_idempotent(store: Store) -> None:
     anna, ben = await registered(store, "Anna", "Ben")
     table, changes = await play(store, [anna, ben], winners=[0], totals=[0, 30])
     before = await snapshot(store)
-    again = await store.finish_game(table, winners=[1], totals=[90, 0],
-                                    seat_players=[anna.id, ben.id], results=[])
+    again = await store.finish_game(
+        table, winners=[1], totals=[90, 0], seat_players=[anna.id, ben.id], results=[]
+    )
     assert again == changes
     assert await snapshot(store) == before
 
@@ -82,11 +87,14 @@ async def test_finish_game_is_idempotent(store: Store) -> None:
 async def test_concurrent_finish_counts_once(store: Store) -> None:
     anna, ben = await registered(store, "Anna", "Ben")
     table = await store.create_table(anna.id, {}, {}, [], SEED)
-    results = await asyncio.gather(*(
-        store.finish_game(table, winners=[0], totals=[0, 30],
-                          seat_players=[anna.id, ben.id], results=[])
-        for _ in range(4)
-    ))
+    results = await asyncio.gather(
+        *(
+            store.finish_game(
+                table, winners=[0], totals=[0, 30], seat_players=[anna.id, ben.id], results=[]
+            )
+            for _ in range(4)
+        )
+    )
     assert all(r == results[0] for r in results)
     anna2 = await store.get_player(anna.id)
     assert anna2 is not None and (anna2.games_played, anna2.games_won) == (1, 1)
@@ -147,9 +155,15 @@ async def test_one_bot_in_several_seats(store: Store) -> None:
     assert bot2 is not None and (bot2.games_played, bot2.games_won) == (1, 1)
     info = await store.player_info("Bot beginner")
     assert info is not None
-    assert info["recent"] == [{"game": info["recent"][0]["game"], "finished_at":
-                               info["recent"][0]["finished_at"], "won": True, "place": 1,
-                               "players": 3}]
+    assert info["recent"] == [
+        {
+            "game": info["recent"][0]["game"],
+            "finished_at": info["recent"][0]["finished_at"],
+            "won": True,
+            "place": 1,
+            "players": 3,
+        }
+    ]
 
 
 @pytest.mark.asyncio
@@ -159,8 +173,12 @@ async def test_finish_game_refusals(store: Store) -> None:
     ids = [anna.id, ben.id]
 
     async def check(code: str, table_id: int = table, **kwargs: object) -> None:
-        args: dict[str, object] = {"winners": [0], "totals": [0, 10], "seat_players": ids,
-                                   "results": []}
+        args: dict[str, object] = {
+            "winners": [0],
+            "totals": [0, 10],
+            "seat_players": ids,
+            "results": [],
+        }
         args.update(kwargs)
         await refused(store, code, store.finish_game(table_id, **args))  # type: ignore[arg-type]
 
@@ -210,7 +228,11 @@ async def test_player_info(store: Store, clock: FakeClock) -> None:
 async def test_player_info_of_a_new_guest(store: Store) -> None:
     await store.create_guest("Gast")
     assert await store.player_info("gast") == {
-        "nickname": "Gast", "guest": True, "games_played": 0, "games_won": 0, "rating": 1500,
+        "nickname": "Gast",
+        "guest": True,
+        "games_played": 0,
+        "games_won": 0,
+        "rating": 1500,
         "recent": [],
     }
 
@@ -230,10 +252,15 @@ async def test_rankings(store: Store) -> None:
     assert names[0] == "Anna"
     assert set(names) == {"Anna", "Ben", "Cleo", "Bot strong"}
     assert [r["rank"] for r in rankings] == sorted(r["rank"] for r in rankings)
-    assert rankings[0] == {"rank": 1, "nickname": "Anna", "rating": rankings[0]["rating"],
-                           "games_played": 3, "games_won": 3, "bot": False}
-    assert [r["rating"] for r in rankings] == sorted((r["rating"] for r in rankings),
-                                                     reverse=True)
+    assert rankings[0] == {
+        "rank": 1,
+        "nickname": "Anna",
+        "rating": rankings[0]["rating"],
+        "games_played": 3,
+        "games_won": 3,
+        "bot": False,
+    }
+    assert [r["rating"] for r in rankings] == sorted((r["rating"] for r in rankings), reverse=True)
     assert next(r for r in rankings if r["nickname"] == "Bot strong")["bot"] is True
     assert await store.rankings(limit=2) == rankings[:2]
     assert await store.rankings(limit=0) == []
@@ -265,32 +292,51 @@ async def test_game_log_of_a_real_game_can_be_replayed_and_verified(store: Store
     actions = [a.to_json() for a in play_game(game)]
     await store.append_actions(table, 1, actions[:1])
     for version in range(2, len(actions) + 1, 5):  # in batches, as a table might
-        await store.append_actions(table, version, actions[version - 1:version + 4])
-    await store.finish_game(table, winners=list(game.winners), totals=list(game.totals),
-                            seat_players=[anna.id, bot.id],
-                            results=[r.to_json() for r in game.results])
+        await store.append_actions(table, version, actions[version - 1 : version + 4])
+    await store.finish_game(
+        table,
+        winners=list(game.winners),
+        totals=list(game.totals),
+        seat_players=[anna.id, bot.id],
+        results=[r.to_json() for r in game.results],
+    )
 
     log = await store.game_log(table)
     assert log is not None
-    assert set(log) == {"id", "rules", "seats", "winners", "started_at", "finished_at",
-                        "match_seed", "rounds", "actions"}
+    assert set(log) == {
+        "id",
+        "rules",
+        "seats",
+        "winners",
+        "started_at",
+        "finished_at",
+        "match_seed",
+        "rounds",
+        "actions",
+    }
     assert log["id"] == table and log["rules"] == rules.to_json()
     assert log["winners"] == list(game.winners)
     assert log["match_seed"] == SEED.hex()
     assert log["actions"] == actions
     assert log["seats"] == [
         {"seat": 0, "nickname": "Anna", "bot": None, "connected": False, "away": False},
-        {"seat": 1, "nickname": "Bot casual", "bot": "casual", "connected": False,
-         "away": False},
+        {"seat": 1, "nickname": "Bot casual", "bot": "casual", "connected": False, "away": False},
     ]
     assert log["started_at"] <= log["finished_at"]
     assert [r["round_no"] for r in log["rounds"]] == list(range(1, game.round_no + 1))
     for round_info, result in zip(log["rounds"], game.results, strict=True):
         assert round_info["seed"] == result.seed
-        assert round_info["commitment"] == result.commitment == commitment_of(
-            bytes.fromhex(round_info["seed"]))
-    replayed = Game.replay(Rules.from_json(log["rules"]), 2, bytes.fromhex(log["match_seed"]),
-                           [action_from_json(a) for a in log["actions"]])
+        assert (
+            round_info["commitment"]
+            == result.commitment
+            == commitment_of(bytes.fromhex(round_info["seed"]))
+        )
+    replayed = Game.replay(
+        Rules.from_json(log["rules"]),
+        2,
+        bytes.fromhex(log["match_seed"]),
+        [action_from_json(a) for a in log["actions"]],
+    )
     assert replayed.to_json() == game.to_json()
     first = log["rounds"][0]
     deal = deal_from_seed(bytes.fromhex(first["seed"]), 2)

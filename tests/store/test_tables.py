@@ -19,8 +19,10 @@ from .helpers import FakeClock, refused, snapshot
 
 SEED = bytes(range(32))
 SETTINGS = {"preset": "classic", "access": "open", "seats": 2, "bots": {"1": "casual"}}
-SEATS: list[dict[str, Any]] = [{"player": 1, "nickname": "Anna", "bot": None},
-                               {"player": None, "nickname": None, "bot": "casual"}]
+SEATS: list[dict[str, Any]] = [
+    {"player": 1, "nickname": "Anna", "bot": None},
+    {"player": None, "nickname": None, "bot": "casual"},
+]
 
 
 async def new_table(store: Store, host: str = "Anna") -> tuple[int, int]:
@@ -65,14 +67,14 @@ async def test_create_table_refusals(store: Store) -> None:
     rules = Rules.classic().to_json()
     await refused(store, "no_such_player", store.create_table(999, SETTINGS, rules, SEATS, SEED))
     await refused(store, "bad_message", store.create_table(host.id, SETTINGS, rules, SEATS, b"x"))
-    await refused(store, "bad_message",
-                  store.create_table(host.id, SETTINGS, rules, SEATS, "seed"))  # type: ignore[arg-type]
-    await refused(store, "bad_message",
-                  store.create_table(host.id, [], rules, SEATS, SEED))  # type: ignore[arg-type]
-    await refused(store, "bad_message",
-                  store.create_table(host.id, {"x": float("nan")}, rules, SEATS, SEED))
-    await refused(store, "bad_message",
-                  store.create_table(host.id, {"x": object()}, rules, SEATS, SEED))
+    await refused(store, "bad_message", store.create_table(host.id, SETTINGS, rules, SEATS, "seed"))  # type: ignore[arg-type]
+    await refused(store, "bad_message", store.create_table(host.id, [], rules, SEATS, SEED))  # type: ignore[arg-type]
+    await refused(
+        store, "bad_message", store.create_table(host.id, {"x": float("nan")}, rules, SEATS, SEED)
+    )
+    await refused(
+        store, "bad_message", store.create_table(host.id, {"x": object()}, rules, SEATS, SEED)
+    )
 
 
 @pytest.mark.asyncio
@@ -95,8 +97,7 @@ async def test_update_table_refusals(store: Store) -> None:
     _, table_id = await new_table(store)
     await refused(store, "no_such_table", store.update_table(999, status="playing"))
     await refused(store, "bad_message", store.update_table(table_id, status="paused"))
-    await refused(store, "bad_message",
-                  store.update_table(table_id, seats={"0": 1}))  # type: ignore[arg-type]
+    await refused(store, "bad_message", store.update_table(table_id, seats={"0": 1}))  # type: ignore[arg-type]
     await store.update_table(table_id, status="finished")
     await refused(store, "game_over", store.update_table(table_id, status="playing"))
     await store.update_table(table_id, status="finished")  # no change is no error
@@ -121,8 +122,13 @@ async def test_append_actions_in_version_order(store: Store, clock: FakeClock) -
 @pytest.mark.asyncio
 async def test_actions_are_stored_verbatim(store: Store) -> None:
     _, table_id = await new_table(store)
-    odd = {"type": "discard", "seat": 1, "card": "KS", "by": "timeout",
-           "nested": {"list": [1, 2.5, None, True, "ü🃏"]}}
+    odd = {
+        "type": "discard",
+        "seat": 1,
+        "card": "KS",
+        "by": "timeout",
+        "nested": {"list": [1, 2.5, None, True, "ü🃏"]},
+    }
     await store.append_actions(table_id, 1, [odd])
     record = await store.get_table(table_id)
     assert record is not None and record.actions == [odd]
@@ -133,8 +139,9 @@ async def test_duplicate_version_is_a_conflict_and_stores_nothing(store: Store) 
     _, table_id = await new_table(store)
     actions = opening_actions()
     await store.append_actions(table_id, 1, actions[:2])
-    error = await refused(store, "version_conflict",
-                          store.append_actions(table_id, 2, [actions[2], actions[2]]))
+    error = await refused(
+        store, "version_conflict", store.append_actions(table_id, 2, [actions[2], actions[2]])
+    )
     assert "version 2" in error.message
     await refused(store, "version_conflict", store.append_actions(table_id, 1, actions))
     record = await store.get_table(table_id)
@@ -145,8 +152,9 @@ async def test_duplicate_version_is_a_conflict_and_stores_nothing(store: Store) 
 async def test_a_gap_in_versions_is_a_conflict(store: Store) -> None:
     _, table_id = await new_table(store)
     await store.append_actions(table_id, 1, [{"type": "next_round"}])
-    await refused(store, "version_conflict",
-                  store.append_actions(table_id, 3, [{"type": "draw", "seat": 0}]))
+    await refused(
+        store, "version_conflict", store.append_actions(table_id, 3, [{"type": "draw", "seat": 0}])
+    )
 
 
 @pytest.mark.asyncio
@@ -185,14 +193,12 @@ async def test_append_actions_refusals(store: Store) -> None:
     action = {"type": "next_round"}
     await refused(store, "no_such_table", store.append_actions(999, 1, [action]))
     await refused(store, "bad_message", store.append_actions(table_id, -1, [action]))
-    await refused(store, "bad_message",
-                  store.append_actions(table_id, True, [action]))
-    await refused(store, "bad_message",
-                  store.append_actions(table_id, 1, ["draw"]))  # type: ignore[list-item]
-    await refused(store, "bad_message",
-                  store.append_actions(table_id, 1, [action, {"bad": float("inf")}]))
-    await refused(store, "bad_message",
-                  store.append_actions(table_id, 1, [{"text": "nul\x00"}]))
+    await refused(store, "bad_message", store.append_actions(table_id, True, [action]))
+    await refused(store, "bad_message", store.append_actions(table_id, 1, ["draw"]))  # type: ignore[list-item]
+    await refused(
+        store, "bad_message", store.append_actions(table_id, 1, [action, {"bad": float("inf")}])
+    )
+    await refused(store, "bad_message", store.append_actions(table_id, 1, [{"text": "nul\x00"}]))
 
 
 @pytest.mark.asyncio
@@ -200,8 +206,9 @@ async def test_no_actions_after_the_game_is_finished(store: Store) -> None:
     host, table_id = await new_table(store)
     bot = await store.bot_player("casual")
     await store.append_actions(table_id, 1, [{"type": "next_round"}])
-    await store.finish_game(table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id],
-                            results=[])
+    await store.finish_game(
+        table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
+    )
     await refused(store, "game_over", store.append_actions(table_id, 2, [{"type": "knock"}]))
 
 
@@ -218,8 +225,9 @@ async def test_appends_of_many_tables_share_a_commit(store: Store) -> None:
 
     event.listen(store._engine.sync_engine, "commit", count)
     try:
-        await asyncio.gather(*(store.append_actions(t, 1, [{"type": "next_round"}])
-                               for t in tables))
+        await asyncio.gather(
+            *(store.append_actions(t, 1, [{"type": "next_round"}]) for t in tables)
+        )
     finally:
         event.remove(store._engine.sync_engine, "commit", count)
     # The first append commits alone; the 19 that queued meanwhile share one commit.
@@ -236,8 +244,9 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
     _, done = await new_table(store, "Cleo")
     bot = await store.bot_player("casual")
     await store.append_actions(stale, 1, [{"type": "next_round"}])
-    await store.finish_game(done, winners=[0], totals=[0, 10], seat_players=[host, bot.id],
-                            results=[])
+    await store.finish_game(
+        done, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
+    )
     results = await asyncio.gather(
         store.append_actions(stale, 1, [{"type": "knock", "n": 1}]),
         store.append_actions(good, 1, [{"type": "next_round"}]),
@@ -248,8 +257,14 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
         return_exceptions=True,
     )
     codes = [getattr(r, "code", r) for r in results]
-    assert codes == ["version_conflict", None, "no_such_table", "game_over", None,
-                     "version_conflict"]
+    assert codes == [
+        "version_conflict",
+        None,
+        "no_such_table",
+        "game_over",
+        None,
+        "version_conflict",
+    ]
     record = await store.get_table(good)
     assert record is not None
     assert record.actions == [{"type": "next_round"}, {"type": "draw", "seat": 0}]
@@ -265,8 +280,9 @@ async def test_a_group_that_fails_is_retried_one_append_at_a_time(store: Store) 
     await store.append_actions(tables[0], 1, [{"type": "next_round"}])
     inserts = 0
 
-    def fail_first_group_insert(_conn: object, _cursor: object, statement: str,
-                                *_args: object) -> None:
+    def fail_first_group_insert(
+        _conn: object, _cursor: object, statement: str, *_args: object
+    ) -> None:
         nonlocal inserts
         if statement.lstrip().upper().startswith("INSERT INTO TABLE_ACTIONS"):
             inserts += 1
@@ -276,14 +292,15 @@ async def test_a_group_that_fails_is_retried_one_append_at_a_time(store: Store) 
     event.listen(store._engine.sync_engine, "before_cursor_execute", fail_first_group_insert)
     try:
         results = await asyncio.gather(
-            *(store.append_actions(t, 1 if t != tables[0] else 2, [{"type": "knock"}])
-              for t in tables),
+            *(
+                store.append_actions(t, 1 if t != tables[0] else 2, [{"type": "knock"}])
+                for t in tables
+            ),
             store.append_actions(tables[1], 7, [{"type": "knock"}]),
             return_exceptions=True,
         )
     finally:
-        event.remove(store._engine.sync_engine, "before_cursor_execute",
-                     fail_first_group_insert)
+        event.remove(store._engine.sync_engine, "before_cursor_execute", fail_first_group_insert)
     codes = [getattr(r, "code", r) for r in results]
     assert codes[:4] == [None, None, None, None]
     assert codes[4] == "version_conflict"
@@ -298,8 +315,9 @@ async def test_appends_left_by_a_stopped_writer_are_refused_not_lost(store: Stor
     host = await store.create_guest("Anna")
     rules = Rules.classic().to_json()
     tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(3)]
-    waiting = [asyncio.create_task(store.append_actions(t, 1, [{"type": "next_round"}]))
-               for t in tables]
+    waiting = [
+        asyncio.create_task(store.append_actions(t, 1, [{"type": "next_round"}])) for t in tables
+    ]
     await asyncio.sleep(0)  # the appends are queued; their writer has not begun
     writer = store._appender
     assert writer is not None
@@ -347,8 +365,12 @@ async def test_unfinished_tables_rebuild_the_game(store: Store, clock: FakeClock
     assert record.last_action_at == last_write
     assert records[1].actions == [] and records[1].last_action_at is None
 
-    rebuilt = Game.replay(Rules.from_json(record.rules), 2, record.match_seed,
-                          [action_from_json(a) for a in record.actions])
+    rebuilt = Game.replay(
+        Rules.from_json(record.rules),
+        2,
+        record.match_seed,
+        [action_from_json(a) for a in record.actions],
+    )
     original = Game.replay(Rules.classic(), 2, SEED, [action_from_json(a) for a in actions])
     assert rebuilt.to_json() == original.to_json()
 

@@ -22,8 +22,12 @@ import pytest
 
 CHROMIUM = os.environ.get("ROMME_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
 ]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -42,10 +46,26 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     db = tmp / "romme.db"
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "romme", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite+aiosqlite:///{db}", "--secret-file", str(tmp / "secret"),
-         "--log-level", "warning", *extra],
-        cwd=tmp, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "romme",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite+aiosqlite:///{db}",
+            "--secret-file",
+            str(tmp / "secret"),
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        cwd=tmp,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 30
@@ -103,8 +123,14 @@ class PageErrors:
         self.errors: list[str] = []
 
     def watch(self, page: Any, name: str) -> Any:
-        page.on("console", lambda m: self.errors.append(f"{name} console.{m.type}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: (
+                self.errors.append(f"{name} console.{m.type}: {m.text}")
+                if m.type == "error"
+                else None
+            ),
+        )
         page.on("pageerror", lambda e: self.errors.append(f"{name} pageerror: {e}"))
         return page
 
@@ -121,8 +147,9 @@ def new_context(browser: Any, page_errors: PageErrors) -> Iterator[Any]:
     """Open a browser context and a page: new_context(name, viewport=..., locale=...)."""
     contexts: list[Any] = []
 
-    def make(name: str = "page", viewport: dict[str, int] | None = None,
-             locale: str = "en-US", **kw: Any) -> Any:
+    def make(
+        name: str = "page", viewport: dict[str, int] | None = None, locale: str = "en-US", **kw: Any
+    ) -> Any:
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **kw)
         contexts.append(ctx)
         page = ctx.new_page()
@@ -140,6 +167,8 @@ def shot(page: Any, name: str) -> Path:
     # Let flying cards land and dialogs finish fading in first.
     page.wait_for_function(
         "() => document.getAnimations().every(a => a.playState !== 'running'"
-        " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
+        " || a.effect.getComputedTiming().iterations === Infinity)",
+        timeout=5000,
+    )
     page.screenshot(path=str(path))
     return path

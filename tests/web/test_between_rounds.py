@@ -28,7 +28,8 @@ def countdown(page: Any) -> int:
 
 
 def test_summary_survives_a_reload_counts_down_and_can_be_reopened(
-        quick_server: str, new_context: Any) -> None:
+    quick_server: str, new_context: Any
+) -> None:
     page = new_context("between-rounds")
     login_guest(page, quick_server, "Pausa")
     new_game(page, opponents=1, level="casual", limit="1000")
@@ -90,19 +91,27 @@ def test_an_eliminated_player_keeps_the_summary_and_exit(server: str, new_contex
                 break
             assert v["phase"] == "round_over"
             page.click("#summary-next")
-            wait_for(page, lambda r=v["round_no"]: (view(page) or {}).get("round_no") == r + 1,
-                     40, "the next deal")
+            wait_for(
+                page,
+                lambda r=v["round_no"]: (view(page) or {}).get("round_no") == r + 1,
+                40,
+                "the next deal",
+            )
         out_round = next(r["round_no"] for r in v["results"] if v["seat"] in r["eliminated"])
 
         def dealt_or_over(out: int = out_round) -> bool:
             now = view(page) or {}
             return now.get("phase") == "game_over" or (
-                now.get("round_no", 0) > out and now.get("phase") in ("draw", "play"))
+                now.get("round_no", 0) > out and now.get("phase") in ("draw", "play")
+            )
 
         wait_for(page, dealt_or_over, 40, "the next deal")
         page.wait_for_timeout(500)
-        later = [x for x in page.evaluate("window.__exitSamples")
-                 if x["round"] > out_round and x["phase"] in ("draw", "play")]
+        later = [
+            x
+            for x in page.evaluate("window.__exitSamples")
+            if x["round"] > out_round and x["phase"] in ("draw", "play")
+        ]
         if v["phase"] != "game_over" and later:
             break
         # Out in the game's last round, or the others finished at once: again.

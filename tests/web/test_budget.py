@@ -27,8 +27,10 @@ def test_table_page_first_load_within_budget(server: str, browser: Any, new_cont
         cdp.send("Network.enable")
         received: list[int] = []
         cdp.on("Network.loadingFinished", lambda e: received.append(int(e["encodedDataLength"])))
-        cdp.on("Network.webSocketFrameReceived",
-               lambda e: received.append(len(e["response"]["payloadData"].encode())))
+        cdp.on(
+            "Network.webSocketFrameReceived",
+            lambda e: received.append(len(e["response"]["payloadData"].encode())),
+        )
         cold.goto(server + path)
         cold.wait_for_function("() => performance.getEntriesByName('romme-table').length > 0")
         cold.wait_for_timeout(200)

@@ -25,7 +25,8 @@ def one_connection_server(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_second_tab_over_the_limit_says_why_and_stops(
-        one_connection_server: str, browser: Any, page_errors: Any) -> None:
+    one_connection_server: str, browser: Any, page_errors: Any
+) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     try:
         first = page_errors.watch(context.new_page(), "first")
@@ -40,7 +41,8 @@ def test_a_second_tab_over_the_limit_says_why_and_stops(
         banner.wait_for(state="visible")
         second.wait_for_function(
             "text => document.getElementById('conn-banner').textContent === text",
-            arg=en["error.too_many_connections"])
+            arg=en["error.too_many_connections"],
+        )
         # Backoff would have tried again within a second or two; the page stays put.
         time.sleep(3)
         assert len(opened) == 1, f"the refused page connected {len(opened)} times"

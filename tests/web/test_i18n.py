@@ -52,8 +52,14 @@ def test_every_key_the_code_uses_exists() -> None:
         "status": ["waiting", "playing", "finished"],
         "rank": [str(n) for n in range(1, 14)],
         "suit": ["C", "D", "H", "S"],
-        "entry": ["tab_guest", "tab_login", "tab_register", "submit_guest", "submit_login",
-                  "submit_register"],
+        "entry": [
+            "tab_guest",
+            "tab_login",
+            "tab_register",
+            "submit_guest",
+            "submit_login",
+            "submit_register",
+        ],
         "invite": ["status_open", "status_accepted", "status_declined", "status_expired"],
     }
     for prefix, names in dynamic.items():
@@ -79,11 +85,19 @@ def _code_positions(trees: list[ast.Module]) -> dict[str, int]:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 bases[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
-                init = next((f for f in node.body if isinstance(f, ast.FunctionDef)
-                             and f.name == "__init__"), None)
+                init = next(
+                    (
+                        f
+                        for f in node.body
+                        if isinstance(f, ast.FunctionDef) and f.name == "__init__"
+                    ),
+                    None,
+                )
                 inits[node.name] = None if init is None else [a.arg for a in init.args.args[1:]]
-            elif (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                  and "error" in node.name.lower()):
+            elif (
+                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and "error" in node.name.lower()
+            ):
                 params = [a.arg for a in node.args.args]
                 if "code" in params:
                     positions[node.name] = params.index("code")
@@ -108,8 +122,9 @@ def server_error_codes() -> dict[str, str]:
     found in the source (so that codes added later are checked too): the code
     argument of every error constructor and error helper called with a literal,
     the ``code`` class attribute of the error classes, and ``ERROR_CODES``."""
-    sources = sorted(p for part in ("server", "store", "engine")
-                     for p in (WEB.parent / part).rglob("*.py"))
+    sources = sorted(
+        p for part in ("server", "store", "engine") for p in (WEB.parent / part).rglob("*.py")
+    )
     trees = [ast.parse(p.read_text("utf-8")) for p in sources]
     positions = _code_positions(trees)
     codes: dict[str, str] = {}
@@ -123,10 +138,15 @@ def server_error_codes() -> dict[str, str]:
                     found.append(node.args[index])
                 found += [k.value for k in node.keywords if k.arg == "code"]
             elif isinstance(node, ast.ClassDef):
-                found += [s.value for s in node.body if isinstance(s, ast.Assign)
-                          and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)]
+                found += [
+                    s.value
+                    for s in node.body
+                    if isinstance(s, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)
+                ]
             elif isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "ERROR_CODES" for t in node.targets):
+                isinstance(t, ast.Name) and t.id == "ERROR_CODES" for t in node.targets
+            ):
                 assert isinstance(node.value, ast.Dict)
                 found += [k for k in node.value.keys if k is not None]
             for value in found:
@@ -144,8 +164,11 @@ def test_every_error_code_the_server_sends_has_a_text_in_every_catalog() -> None
         assert re.fullmatch(r"[a-z][a-z0-9_]*", code), f"{code!r} ({codes[code]})"
     for lang in LANGS:
         texts = catalog(lang)
-        lacking = sorted(f"{code} ({codes[code]})" for code in codes
-                         if not texts.get(f"error.{code}", "").strip())
+        lacking = sorted(
+            f"{code} ({codes[code]})"
+            for code in codes
+            if not texts.get(f"error.{code}", "").strip()
+        )
         assert lacking == [], f"{lang} has no text for"
 
 
@@ -177,9 +200,14 @@ def test_every_screen_in_every_language(server: str, new_context: Any) -> None:
     switch(page, "de")
     page.click("#entry-tab-guest")
     login_guest(page, server, "Lingo")
-    every_language(page, "lobby", lambda lang: page.wait_for_function(
-        "t => document.querySelector('#new-game').textContent === t",
-        arg=catalog(lang)["lobby.new_game"]))
+    every_language(
+        page,
+        "lobby",
+        lambda lang: page.wait_for_function(
+            "t => document.querySelector('#new-game').textContent === t",
+            arg=catalog(lang)["lobby.new_game"],
+        ),
+    )
 
     def new_game_dialog(lang: str) -> None:
         page.click("#new-game")
@@ -256,8 +284,11 @@ def test_a_reload_shows_no_raw_keys(server: str, new_context: Any) -> None:
 
 def move_patterns(lang: str) -> list[re.Pattern[str]]:
     """The "last move" texts of a catalog as patterns (any name, card, number)."""
-    return [re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(text)))
-            for key, text in catalog(lang).items() if key.startswith("move.")]
+    return [
+        re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(text)))
+        for key, text in catalog(lang).items()
+        if key.startswith("move.")
+    ]
 
 
 @pytest.fixture(scope="module")

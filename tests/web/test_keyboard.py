@@ -20,7 +20,9 @@ def test_keyboard_play_and_hint(server: str, new_context: Any) -> None:
     assert v is not None and v["current"] == 0 and v["phase"] == "draw"
 
     # Accessible names: every card and both piles say what they are.
-    labels = page.eval_on_selector_all("#hand .hand-card", "els => els.map(e => e.getAttribute('aria-label'))")
+    labels = page.eval_on_selector_all(
+        "#hand .hand-card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     assert all(labels) and len(labels) == 13
     assert "Stock" in (page.get_attribute("#stock", "aria-label") or "")
     assert "Discard pile" in (page.get_attribute("#discard", "aria-label") or "")
@@ -56,6 +58,14 @@ def test_keyboard_play_and_hint(server: str, new_context: Any) -> None:
     index = next(i for i, c in enumerate(hand) if c != "XX")
     page.focus(f"#hand-{index}")
     page.keyboard.press("Enter")
-    wait_for(page, lambda: (view(page) or {}).get("current") == 1
-             or (view(page) or {}).get("discard_count", 0) > v["discard_count"], what="the discard by keyboard")
-    assert (view(page) or {})["discard_top"] == hand[index] or (view(page) or {})["discard_count"] > 1
+    wait_for(
+        page,
+        lambda: (
+            (view(page) or {}).get("current") == 1
+            or (view(page) or {}).get("discard_count", 0) > v["discard_count"]
+        ),
+        what="the discard by keyboard",
+    )
+    assert (view(page) or {})["discard_top"] == hand[index] or (view(page) or {})[
+        "discard_count"
+    ] > 1

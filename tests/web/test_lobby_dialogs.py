@@ -18,16 +18,20 @@ def test_tabbing_through_new_game_changes_no_setting(server: str, new_context: A
     page.click("#new-game")
     page.wait_for_selector("#new-game-form")
     assert checked_limit(page) == "1"
-    before = page.evaluate("() => [...document.querySelectorAll('#new-game-form input, #new-game-form select')]"
-                           ".map(e => e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value)")
+    before = page.evaluate(
+        "() => [...document.querySelectorAll('#new-game-form input, #new-game-form select')]"
+        ".map(e => e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value)"
+    )
     passed = set()
     for _ in range(25):
         page.keyboard.press("Tab")
         passed.add(page.evaluate("document.activeElement.id"))
     assert "ng-custom-limit" in passed  # the focus went through the "Other" field
     assert checked_limit(page) == "1"
-    after = page.evaluate("() => [...document.querySelectorAll('#new-game-form input, #new-game-form select')]"
-                          ".map(e => e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value)")
+    after = page.evaluate(
+        "() => [...document.querySelectorAll('#new-game-form input, #new-game-form select')]"
+        ".map(e => e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value)"
+    )
     assert after == before
     # Typing a number into "Other" does choose it.
     page.fill("#ng-custom-limit", "250")

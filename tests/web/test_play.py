@@ -24,8 +24,9 @@ def create_game(page: Any, opponents: int = 1, level: str = "beginner", turn: in
     page.wait_for_selector("#hand .hand-card")
 
 
-def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120,
-               until: str = "game_over") -> dict[str, Any]:
+def play_round(
+    page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120, until: str = "game_over"
+) -> dict[str, Any]:
     """Play through the page until the game is over (or, with until="round_over",
     until the first round summary). A round that ends without a winner (the stock
     ran out) is followed by "Next"."""
@@ -40,8 +41,12 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
                 return v
             if v["phase"] == "round_over":
                 page.click("#summary-next")
-                wait_for(page, lambda: (view(page) or {}).get("phase") != "round_over", 40,
-                         "the next round")
+                wait_for(
+                    page,
+                    lambda: (view(page) or {}).get("phase") != "round_over",
+                    40,
+                    "the next round",
+                )
                 continue
             mine = v["current"] == v["seat"]
             if v["phase"] in ("draw", "play") and mine:
@@ -55,9 +60,15 @@ def play_round(page: Any, tally: Tally, shots: dict[str, bool], limit: float = 1
                 tally.add("sort_drag")
                 order = hand_in_dom(page)
                 # The order reaches the server and survives in its view.
-                wait_for(page, lambda order=order: (view(page) or {}).get("hand") == order
-                         or (view(page) or {}).get("phase") not in ("draw", "play"), 10,
-                         "the arranged hand")
+                wait_for(
+                    page,
+                    lambda order=order: (
+                        (view(page) or {}).get("hand") == order
+                        or (view(page) or {}).get("phase") not in ("draw", "play")
+                    ),
+                    10,
+                    "the arranged hand",
+                )
             else:
                 page.wait_for_timeout(60)
         raise AssertionError("the round did not end in time")
@@ -119,8 +130,9 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
             page.set_viewport_size(DESKTOP)
             shots["summary"] = True
             summary_in_every_language(page)
-        if (tally["lay"] and tally["lay_off"] and tally["sort_drag"]) \
-                or time.monotonic() - started > 200:
+        if (
+            tally["lay"] and tally["lay_off"] and tally["sort_drag"]
+        ) or time.monotonic() - started > 200:
             break
     assert tally["draw_stock"] >= 1, tally.counts
     assert tally["discard_drag"] >= 1, tally.counts
@@ -141,8 +153,9 @@ def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
         page.select_option("#ng-turn", "60")
         page.click("#ng-create")
         page.wait_for_selector("#hand .hand-card")
-        final = play_round(page, tally, {"table": True, "summary": True}, limit=150,
-                           until="round_over")
+        final = play_round(
+            page, tally, {"table": True, "summary": True}, limit=150, until="round_over"
+        )
         if final["phase"] == "round_over":
             break
         # Rarely a doubled hand-rummy penalty passes 100 at once: play another game.

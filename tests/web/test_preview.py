@@ -54,7 +54,8 @@ def test_preview_agrees_with_the_engine(server: str, new_context: Any) -> None:
         got = page.evaluate(
             IMPORT + "cases.list.map(c => { const m = p.parseMeld(c, cases.rules);"
             " return m ? [m.kind, m.start, p.meldValue(m)] : null; }) }",
-            {"list": cases, "rules": rules_json})
+            {"list": cases, "rules": rules_json},
+        )
         for cards, answer in zip(cases, got, strict=True):
             meld = engine_meld(cards, rules)
             expected = None if meld is None else [meld.kind.value, meld.start, meld.value]
@@ -66,7 +67,8 @@ def test_preview_agrees_with_the_engine(server: str, new_context: Any) -> None:
         got = page.evaluate(
             IMPORT + "cases.list.map(([m, c]) => [p.layOffEnds(m, c, cases.rules),"
             " p.exchangePositions(m, c)]) }",
-            {"list": probes, "rules": rules_json})
+            {"list": probes, "rules": rules_json},
+        )
         for (_meld_json, card), (ends, positions), meld in zip(probes, got, melds, strict=True):
             c = Card.parse(card)
             assert ends == list(meld.lay_off_ends(c, rules)), f"{card} onto {meld}"
@@ -84,8 +86,10 @@ def test_hand_melds_are_neighbours_that_form_melds(server: str, new_context: Any
         ["KH", "AH", "2H", "3C"],
     ]
     got = page.evaluate(
-        IMPORT + "cases.list.map(h => p.handMelds(h, cases.rules).map(s => [s.from, s.to, s.value])) }",
-        {"list": hands, "rules": rules.to_json()})
+        IMPORT
+        + "cases.list.map(h => p.handMelds(h, cases.rules).map(s => [s.from, s.to, s.value])) }",
+        {"list": hands, "rules": rules.to_json()},
+    )
     assert got[0] == [[0, 3, 21], [4, 7, 31], [7, 10, 9]]
     assert got[1] == [[0, 4, 26], [5, 8, 27]]
     assert got[2] == []
@@ -93,6 +97,15 @@ def test_hand_melds_are_neighbours_that_form_melds(server: str, new_context: Any
     can = page.evaluate(
         IMPORT + "[p.canLay([{from: 0, to: 3, value: 21}], cases.view),"
         " p.canLay([{from: 0, to: 3, value: 21}, {from: 4, to: 7, value: 31}], cases.view)] }",
-        {"view": {"seat": 0, "current": 0, "phase": "play", "opened": [False, False],
-                  "hand": hands[0], "rules": rules.to_json()}})
+        {
+            "view": {
+                "seat": 0,
+                "current": 0,
+                "phase": "play",
+                "opened": [False, False],
+                "hand": hands[0],
+                "rules": rules.to_json(),
+            }
+        },
+    )
     assert can == [False, True]

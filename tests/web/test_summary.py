@@ -27,19 +27,35 @@ def round_over_view() -> dict[str, Any]:
     return view
 
 
-def show(page: Any, view: dict[str, Any], table_id: int, settings: dict[str, Any] | None = None,
-         seats: list[dict[str, Any]] | None = None) -> None:
+def show(
+    page: Any,
+    view: dict[str, Any],
+    table_id: int,
+    settings: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
+) -> None:
     table = {
-        "id": table_id, "host": "Sam", "status": "playing", "my_seat": 0, "version": 5,
-        "settings": settings or {"preset": "classic", "point_limit": 50, "seats": 3,
-                                 "turn_seconds": 30},
-        "seats": seats or [
+        "id": table_id,
+        "host": "Sam",
+        "status": "playing",
+        "my_seat": 0,
+        "version": 5,
+        "settings": settings
+        or {"preset": "classic", "point_limit": 50, "seats": 3, "turn_seconds": 30},
+        "seats": seats
+        or [
             {"seat": 0, "nickname": "Sam", "bot": None, "connected": True, "away": False},
             {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
-            {"seat": 2, "nickname": None, "bot": "strong", "connected": True, "away": False}],
-        "view": view, "timer": None, "next_round": {"waiting_for": [0], "deadline": 0}, "chat": [],
+            {"seat": 2, "nickname": None, "bot": "strong", "connected": True, "away": False},
+        ],
+        "view": view,
+        "timer": None,
+        "next_round": {"waiting_for": [0], "deadline": 0},
+        "chat": [],
     }
-    page.evaluate("(t) => { window.__romme.tables.set(t.id, t); window.__romme.openTable(t.id); }", table)
+    page.evaluate(
+        "(t) => { window.__romme.tables.set(t.id, t); window.__romme.openTable(t.id); }", table
+    )
     page.wait_for_selector("#summary")
 
 
@@ -129,11 +145,18 @@ def test_one_sign_convention_in_seats_and_summary(server: str, new_context: Any)
     page.wait_for_selector("#new-game")
     # Three rounds: a score is minus the penalties, the same in the seats and the summary.
     view = three_rounds_view()
-    seats = [{"seat": s, "nickname": None, "bot": "casual", "connected": True, "away": False}
-             for s in range(4)]
+    seats = [
+        {"seat": s, "nickname": None, "bot": "casual", "connected": True, "away": False}
+        for s in range(4)
+    ]
     seats[0] = {"seat": 0, "nickname": "Signe", "bot": None, "connected": True, "away": False}
-    show(page, view, 9005, settings={"preset": "three-rounds", "seats": 4, "turn_seconds": 30},
-         seats=seats)
+    show(
+        page,
+        view,
+        9005,
+        settings={"preset": "three-rounds", "seats": 4, "turn_seconds": 30},
+        seats=seats,
+    )
     result = view["results"][-1]
     for seat in range(1, 4):
         penalty, score = cells(page, seat)

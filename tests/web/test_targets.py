@@ -14,29 +14,50 @@ from tests.web.ui import drag_to_point, login_guest
 
 
 def crafted_view() -> dict[str, Any]:
-    view: dict[str, Any] = Game.start(Rules.classic(), seats=2, seed=bytes(32)).view_for(0).to_json()
-    view.update({
-        "phase": "play", "current": 0, "opened": [True, True],
-        "hand": ["8H", "XX", "TD", "KS", "4C"], "hand_counts": [5, 9],
-        "melds": [{"kind": "sequence", "cards": ["7H", "XX", "9H"], "start": 7},
-                  {"kind": "sequence", "cards": ["JD", "QD", "KD"], "start": 11},
-                  {"kind": "group", "cards": ["KC", "KH", "KD"], "start": 13}],
-        "meld_owners": [1, 0, 1],
-    })
+    view: dict[str, Any] = (
+        Game.start(Rules.classic(), seats=2, seed=bytes(32)).view_for(0).to_json()
+    )
+    view.update(
+        {
+            "phase": "play",
+            "current": 0,
+            "opened": [True, True],
+            "hand": ["8H", "XX", "TD", "KS", "4C"],
+            "hand_counts": [5, 9],
+            "melds": [
+                {"kind": "sequence", "cards": ["7H", "XX", "9H"], "start": 7},
+                {"kind": "sequence", "cards": ["JD", "QD", "KD"], "start": 11},
+                {"kind": "group", "cards": ["KC", "KH", "KD"], "start": 13},
+            ],
+            "meld_owners": [1, 0, 1],
+        }
+    )
     return view
 
 
 def open_crafted(page: Any, view: dict[str, Any]) -> None:
     table = {
-        "id": 9100, "host": "Tess", "status": "playing", "my_seat": 0, "version": 9,
+        "id": 9100,
+        "host": "Tess",
+        "status": "playing",
+        "my_seat": 0,
+        "version": 9,
         "settings": {"preset": "classic", "point_limit": 100, "seats": 2, "turn_seconds": 30},
-        "seats": [{"seat": 0, "nickname": "Tess", "bot": None, "connected": True, "away": False},
-                  {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False}],
-        "view": view, "timer": None, "next_round": None, "chat": [],
+        "seats": [
+            {"seat": 0, "nickname": "Tess", "bot": None, "connected": True, "away": False},
+            {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
+        ],
+        "view": view,
+        "timer": None,
+        "next_round": None,
+        "chat": [],
     }
-    page.evaluate("""(t) => { const a = window.__romme; a.sent = [];
+    page.evaluate(
+        """(t) => { const a = window.__romme; a.sent = [];
         a.send = (m) => { a.sent.push(m); return 'x'; };
-        a.tables.set(t.id, t); a.openTable(t.id); }""", table)
+        a.tables.set(t.id, t); a.openTable(t.id); }""",
+        table,
+    )
     page.wait_for_selector("#hand .hand-card")
 
 
@@ -57,7 +78,8 @@ def test_drop_targets(server: str, new_context: Any) -> None:
     # 8H replaces the joker of 7H XX 9H.
     drag_to_point(page, "#hand-0", '#meld-0 [data-pos="1"]')
     assert [m["action"] for m in sent(page)] == [
-        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}]
+        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}
+    ]
     reset(page)
 
     # TD fits below JD QD KD: the low arrow shows; the high one does not (K is last but A
@@ -74,13 +96,15 @@ def test_drop_targets(server: str, new_context: Any) -> None:
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
     page.mouse.up()
     assert [m["action"] for m in sent(page)] == [
-        {"type": "lay_off", "card": "TD", "meld": 1, "end": "low"}]
+        {"type": "lay_off", "card": "TD", "meld": 1, "end": "low"}
+    ]
     reset(page)
 
     # KS goes into the group of kings (one arrow, no end).
     drag_to_point(page, "#hand-3", "#meld-2 .meld-arrow.high")
     assert [m["action"] for m in sent(page)] == [
-        {"type": "lay_off", "card": "KS", "meld": 2, "end": None}]
+        {"type": "lay_off", "card": "KS", "meld": 2, "end": None}
+    ]
     reset(page)
 
     # A joker is not discarded by a tap; a natural card is.
@@ -92,6 +116,7 @@ def test_drop_targets(server: str, new_context: Any) -> None:
 
 def _centre(page: Any, selector: str) -> tuple[float, float]:
     from tests.web.ui import point
+
     return point(page, selector)
 
 
@@ -99,8 +124,13 @@ def test_lay_cards_follows_the_opening_rule(server: str, new_context: Any) -> No
     page = new_context("lay")
     login_guest(page, server, "Luis")
     view = crafted_view()
-    view.update({"opened": [False, True], "hand": ["7C", "7D", "7H", "2S", "9C", "KD"],
-                 "hand_counts": [6, 9]})
+    view.update(
+        {
+            "opened": [False, True],
+            "hand": ["7C", "7D", "7H", "2S", "9C", "KD"],
+            "hand_counts": [6, 9],
+        }
+    )
     open_crafted(page, view)
     # Three sevens are a meld (blue line) but only 21 points: "Lay cards" stays grey.
     assert page.locator("#hand .hand-card.in-meld").count() == 3
@@ -117,7 +147,8 @@ def test_lay_cards_follows_the_opening_rule(server: str, new_context: Any) -> No
     shot(page, "lay-cards")
     page.click("#lay-cards")
     assert [m["action"] for m in sent(page)] == [
-        {"type": "lay", "melds": [["7C", "7D", "7H"], ["QH", "KH", "AH"]]}]
+        {"type": "lay", "melds": [["7C", "7D", "7H"], ["QH", "KH", "AH"]]}
+    ]
 
 
 def test_knock_takes_the_place_of_lay_cards(server: str, new_context: Any) -> None:
@@ -138,8 +169,9 @@ def test_knock_takes_the_place_of_lay_cards(server: str, new_context: Any) -> No
 
 
 def test_touch_drag_on_a_phone(server: str, new_context: Any) -> None:
-    page = new_context("touch", viewport={"width": 360, "height": 740}, has_touch=True,
-                       is_mobile=True)
+    page = new_context(
+        "touch", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
     login_guest(page, server, "Tina")
     open_crafted(page, crafted_view())
     # A finger drags 8H onto the joker it replaces (pointer events of type touch).
@@ -160,15 +192,21 @@ def test_touch_drag_on_a_phone(server: str, new_context: Any) -> None:
         window.dispatchEvent(new PointerEvent('pointerup', opts(x1, y1)));
     }""")
     assert [m["action"] for m in sent(page)] == [
-        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}]
+        {"type": "exchange_joker", "card": "8H", "meld": 0, "index": 1}
+    ]
 
 
 def test_a_lay_hint_arranges_the_melds(server: str, new_context: Any) -> None:
     page = new_context("hint-lay")
     login_guest(page, server, "Hilde")
     view = crafted_view()
-    view.update({"opened": [False, True], "hand": ["KH", "7C", "2S", "QH", "7D", "AH", "7H"],
-                 "hand_counts": [7, 9]})
+    view.update(
+        {
+            "opened": [False, True],
+            "hand": ["KH", "7C", "2S", "QH", "7D", "AH", "7H"],
+            "hand_counts": [7, 9],
+        }
+    )
     open_crafted(page, view)
     assert page.locator("#lay-cards").is_disabled()
     page.evaluate("""window.__rommeTable.showHint({type: 'hint', reason: '',
@@ -176,4 +214,6 @@ def test_a_lay_hint_arranges_the_melds(server: str, new_context: Any) -> None:
     assert page.locator("#lay-cards").is_enabled()
     assert page.locator("#hand .hand-card.in-meld").count() == 6
     assert sent(page)[-1]["action"] == {
-        "type": "arrange", "cards": ["7C", "7D", "7H", "QH", "KH", "AH", "2S"]}
+        "type": "arrange",
+        "cards": ["7C", "7D", "7H", "QH", "KH", "AH", "2S"],
+    }

@@ -15,8 +15,14 @@ def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any
     new_game(page, opponents=2, turn=45, knock=True)
     seen_window = False
     for _ in range(4):
-        wait_for(page, lambda: (view(page) or {}).get("current") == 0
-                 and (view(page) or {}).get("phase") == "draw", 60, "my turn")
+        wait_for(
+            page,
+            lambda: (
+                (view(page) or {}).get("current") == 0 and (view(page) or {}).get("phase") == "draw"
+            ),
+            60,
+            "my turn",
+        )
         draw_and_discard(page)
         # Through the knock window (3 s) the next player's clock stands at 45.
         end = time.monotonic() + 4
@@ -44,4 +50,3 @@ def test_the_knock_window_is_not_added_to_the_turn(server: str, new_context: Any
             assert "null" not in ring, ring
             return
     raise AssertionError("the knock window was never shown")
-

@@ -67,7 +67,11 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     hand_before = (view(host) or {})["hand"]
     host.reload()
     host.wait_for_selector("#hand .hand-card")
-    wait_for(host, lambda: (view(host) or {}).get("hand") == hand_before, what="the same hand after reload")
+    wait_for(
+        host,
+        lambda: (view(host) or {}).get("hand") == hand_before,
+        what="the same hand after reload",
+    )
     assert host.locator("#turn-status .exclaim").count() == 1
     host.wait_for_selector("#table-chat-log li:has-text('Danke, dir auch')")
 
@@ -75,7 +79,11 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     host.evaluate("window.__romme.conn.socket.close(4000)")
     host.wait_for_selector("#conn-banner:visible")
     host.wait_for_selector("#conn-banner", state="hidden")
-    wait_for(host, lambda: (view(host) or {}).get("hand") == hand_before, what="the hand after reconnecting")
+    wait_for(
+        host,
+        lambda: (view(host) or {}).get("hand") == hand_before,
+        what="the hand after reconnecting",
+    )
 
     # ... and plays on: discard by drag, then it is Gustav's turn.
     drag_to_point(host, f"#hand-{len(hand_before) - 1}", "#discard")

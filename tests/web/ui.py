@@ -44,13 +44,15 @@ def register(page: Any, base: str, nickname: str, password: str) -> None:
 
 def view(page: Any) -> dict[str, Any] | None:
     return page.evaluate(
-        "() => { const a = window.__romme; const t = a.tables.get(a.tableId); return t ? t.view : null; }")
+        "() => { const a = window.__romme; const t = a.tables.get(a.tableId); return t ? t.view : null; }"
+    )
 
 
 def table_state(page: Any) -> dict[str, Any] | None:
     return page.evaluate(
         "() => { const a = window.__romme; const t = a.tables.get(a.tableId);"
-        " return t ? {version: t.version, status: t.status, my_seat: t.my_seat} : null; }")
+        " return t ? {version: t.version, status: t.status, my_seat: t.my_seat} : null; }"
+    )
 
 
 def hand_in_dom(page: Any) -> list[str]:
@@ -71,7 +73,9 @@ def settle(page: Any) -> None:
     """Wait until no card is flying (finite animations and transitions done)."""
     page.wait_for_function(
         "() => document.getAnimations().every(a => a.playState !== 'running'"
-        " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
+        " || a.effect.getComputedTiming().iterations === Infinity)",
+        timeout=5000,
+    )
 
 
 def point(page: Any, selector: str) -> tuple[float, float]:
@@ -87,8 +91,9 @@ def drag_to_point(page: Any, source: str, target: Any) -> None:
         sx, sy = point(page, source)
         page.mouse.move(sx, sy)
         # The table may have changed under the pointer meanwhile (an opponent moved).
-        if page.evaluate("([x, y, sel]) => !!document.elementFromPoint(x, y)?.closest(sel)",
-                         [sx, sy, source]):
+        if page.evaluate(
+            "([x, y, sel]) => !!document.elementFromPoint(x, y)?.closest(sel)", [sx, sy, source]
+        ):
             break
     page.mouse.down()
     page.mouse.move(sx + 8, sy - 12, steps=3)
@@ -109,12 +114,16 @@ def card_index(page: Any, card: str, start: int = 0) -> int:
 
 def reorder(page: Any, src: int, dst: int) -> None:
     """Drag the card at `src` to place `dst` in the fan."""
+
     def landing() -> tuple[float, float]:
         x, y = page.evaluate(
             """(k) => { const s = window.__rommeTable; const f = s.fan;
                  const r = document.getElementById('hand').getBoundingClientRect();
-                 return [r.left + f.left0 + f.cw / 2 + k * f.step, r.top + r.height * 0.55]; }""", dst)
+                 return [r.left + f.left0 + f.cw / 2 + k * f.step, r.top + r.height * 0.55]; }""",
+            dst,
+        )
         return float(x), float(y)
+
     before = hand_in_dom(page)
     drag_to_point(page, f"#hand-{src}", landing)
     expected = list(before)
@@ -185,18 +194,31 @@ def play_my_move(page: Any, v: dict[str, Any], tally: Tally) -> None:
         i = card_index(page, str(action.card))
         drag_to_point(page, f"#hand-{i}", "#discard")
         tally.add("discard_drag")
-    wait_for(page, lambda: signature(view(page) or {}) != before, 10,
-             f"the server to take {action}")
+    wait_for(
+        page, lambda: signature(view(page) or {}) != before, 10, f"the server to take {action}"
+    )
 
 
 def signature(v: dict[str, Any]) -> Any:
     """What a move changes (the hand's order aside, which sorting changes)."""
-    return (sorted(v.get("hand", [])), v.get("phase"), v.get("current"), str(v.get("melds")),
-            v.get("discard_count"), v.get("round_no"))
+    return (
+        sorted(v.get("hand", [])),
+        v.get("phase"),
+        v.get("current"),
+        str(v.get("melds")),
+        v.get("discard_count"),
+        v.get("round_no"),
+    )
 
 
-def new_game(page: Any, opponents: int = 1, level: str | None = None, turn: int = 120,
-             limit: str | None = None, knock: bool = False) -> None:
+def new_game(
+    page: Any,
+    opponents: int = 1,
+    level: str | None = None,
+    turn: int = 120,
+    limit: str | None = None,
+    knock: bool = False,
+) -> None:
     """Start a game against computer opponents from the lobby's "New game" dialog
     (``limit``: "1", "50", "100" or a number for "Other")."""
     page.click("#new-game")
@@ -226,16 +248,26 @@ def draw_and_discard(page: Any, choose: Any = None) -> None:
     card = choose(v) if choose else next(c for c in hand if c != "XX")
     page.focus(f"#hand-{hand.index(card)}")
     page.keyboard.press("Enter")
-    wait_for(page, lambda: (view(page) or {}).get("phase") != "play"
-             or (view(page) or {}).get("current") != v.get("seat"), what="the discard")
+    wait_for(
+        page,
+        lambda: (
+            (view(page) or {}).get("phase") != "play"
+            or (view(page) or {}).get("current") != v.get("seat")
+        ),
+        what="the discard",
+    )
 
 
 def cheapest_card(v: dict[str, Any]) -> str:
     """The card of the hand that costs least as a penalty (never a joker): a player who
     throws these away and never lays collects penalty points."""
     seat_view = SeatView.from_json(v)
-    return str(min((c for c in seat_view.hand if not c.is_joker),
-                   key=lambda c: card_penalty(c, seat_view.rules)))
+    return str(
+        min(
+            (c for c in seat_view.hand if not c.is_joker),
+            key=lambda c: card_penalty(c, seat_view.rules),
+        )
+    )
 
 
 def play_badly_until_round_over(page: Any, limit: float = 180) -> dict[str, Any]:
@@ -245,12 +277,15 @@ def play_badly_until_round_over(page: Any, limit: float = 180) -> dict[str, Any]
     while time.monotonic() < deadline:
         v = view(page) or {}
         if v.get("phase") in ("round_over", "game_over") or (
-                v.get("active") and not v["active"][v["seat"]]):
+            v.get("active") and not v["active"][v["seat"]]
+        ):
             return v
         if v.get("phase") == "draw" and v.get("current") == v.get("seat"):
             draw_and_discard(page, cheapest_card)
         else:
             page.wait_for_timeout(40)
     v = view(page) or {}
-    raise AssertionError(f"the round did not end in time: {v.get('phase')} {v.get('current')} "
-                         f"{v.get('seat')} {v.get('round_no')} {v.get('hand_counts')}")
+    raise AssertionError(
+        f"the round did not end in time: {v.get('phase')} {v.get('current')} "
+        f"{v.get('seat')} {v.get('round_no')} {v.get('hand_counts')}"
+    )

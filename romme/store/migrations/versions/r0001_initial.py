@@ -75,13 +75,13 @@ def upgrade() -> None:
         sa.Column("action", sa.JSON(), nullable=False),
         _timestamp("created_at"),
         sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"],
-            name=op.f("fk_table_actions_table_id_game_tables"), ondelete="CASCADE",
+            ["table_id"],
+            ["game_tables.id"],
+            name=op.f("fk_table_actions_table_id_game_tables"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_table_actions")),
-        sa.UniqueConstraint(
-            "table_id", "version", name=op.f("uq_table_actions_table_id_version")
-        ),
+        sa.UniqueConstraint("table_id", "version", name=op.f("uq_table_actions_table_id_version")),
     )
 
     op.create_table(
@@ -94,8 +94,10 @@ def upgrade() -> None:
         sa.Column("rating_changes", sa.JSON(), nullable=False),
         _timestamp("finished_at"),
         sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"],
-            name=op.f("fk_game_results_table_id_game_tables"), ondelete="CASCADE",
+            ["table_id"],
+            ["game_tables.id"],
+            name=op.f("fk_game_results_table_id_game_tables"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("table_id", name=op.f("pk_game_results")),
     )
@@ -116,8 +118,10 @@ def upgrade() -> None:
             ["player_id"], ["players.id"], name=op.f("fk_game_seats_player_id_players")
         ),
         sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"],
-            name=op.f("fk_game_seats_table_id_game_tables"), ondelete="CASCADE",
+            ["table_id"],
+            ["game_tables.id"],
+            name=op.f("fk_game_seats_table_id_game_tables"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("table_id", "seat", name=op.f("pk_game_seats")),
     )
@@ -136,8 +140,10 @@ def upgrade() -> None:
             ["player_id"], ["players.id"], name=op.f("fk_chat_messages_player_id_players")
         ),
         sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"],
-            name=op.f("fk_chat_messages_table_id_game_tables"), ondelete="CASCADE",
+            ["table_id"],
+            ["game_tables.id"],
+            name=op.f("fk_chat_messages_table_id_game_tables"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_chat_messages")),
     )
@@ -157,8 +163,10 @@ def upgrade() -> None:
             ["from_id"], ["players.id"], name=op.f("fk_invitations_from_id_players")
         ),
         sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"],
-            name=op.f("fk_invitations_table_id_game_tables"), ondelete="CASCADE",
+            ["table_id"],
+            ["game_tables.id"],
+            name=op.f("fk_invitations_table_id_game_tables"),
+            ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
             ["to_id"], ["players.id"], name=op.f("fk_invitations_to_id_players")

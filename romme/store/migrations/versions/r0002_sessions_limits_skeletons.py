@@ -33,16 +33,21 @@ def _timestamp(name: str, nullable: bool = False) -> sa.Column[Any]:
 def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("nickname_skeleton", sa.String(length=160), nullable=True))
-    players = sa.table("players", sa.column("id", sa.Integer()),
-                       sa.column("nickname", sa.String()),
-                       sa.column("nickname_skeleton", sa.String()))
+    players = sa.table(
+        "players",
+        sa.column("id", sa.Integer()),
+        sa.column("nickname", sa.String()),
+        sa.column("nickname_skeleton", sa.String()),
+    )
     bind = op.get_bind()
     for player_id, nickname in bind.execute(sa.select(players.c.id, players.c.nickname)).all():
-        bind.execute(players.update().where(players.c.id == player_id)
-                     .values(nickname_skeleton=skeleton(nickname)))
+        bind.execute(
+            players.update()
+            .where(players.c.id == player_id)
+            .values(nickname_skeleton=skeleton(nickname))
+        )
     with op.batch_alter_table("players") as batch:
-        batch.alter_column("nickname_skeleton", existing_type=sa.String(length=160),
-                           nullable=False)
+        batch.alter_column("nickname_skeleton", existing_type=sa.String(length=160), nullable=False)
         batch.create_index(op.f("ix_players_nickname_skeleton"), ["nickname_skeleton"])
 
     op.create_table(
