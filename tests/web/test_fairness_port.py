@@ -104,8 +104,8 @@ def port_cases() -> list[tuple[str, dict[str, Any], list[Call]]]:
     cases: list[tuple[str, dict[str, Any], list[Call]]] = []
     for preset in PRESETS:
         rng = random.Random(f"fairness-port-{preset}")
+        rules = Rules.preset(preset)
         for _ in range(CASES_PER_PRESET):
-            rules = Rules.preset(preset)
             cases.append(deal_case(preset, rules, rng))
     rng = random.Random("fairness-port-hand-sizes")
     for _ in range(100):
@@ -130,6 +130,9 @@ def port_cases() -> list[tuple[str, dict[str, Any], list[Call]]]:
 def deal_case(
     group: str, rules: Rules, rng: random.Random
 ) -> tuple[str, dict[str, Any], list[Call]]:
+    """A random match of these rules: its first round dealt by a new table
+    (``Game.start``, the dealer drawn at random) and a later round by
+    ``deal_from_seed``, with the calls that ask the port the same."""
     match_seed = rng.randbytes(32)
     seats = rng.randint(2, 4)
     dealer = rng.randrange(seats)
