@@ -1,7 +1,10 @@
+// @ts-check
 // Card art, drawn by our own code as SVG: one <symbol> per card face, built
 // lazily into a hidden sprite and referenced with <use>, so a card in the DOM is
 // a few bytes and stays crisp at every size. Card codes follow docs/rules.md:
 // rank A 2..9 T J Q K, suit C D H S, joker XX.
+
+/** @import { Card } from './types.js' */
 
 const NS = 'http://www.w3.org/2000/svg';
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -44,11 +47,17 @@ const EMBLEMS = {
   J: '<path d="M14 56C14 30 30 14 50 14C70 14 86 30 86 56Z"/><path d="M50 16C62 2 84 0 96 8C80 8 66 14 58 24Z"/>',
 };
 
+/**
+ * A card's rank (1 ace .. 13 king; 0 for the joker) and suit.
+ * @param {Card} code
+ * @returns {{code: Card, joker: boolean, rank: number, suit: 'C' | 'D' | 'H' | 'S' | null}}
+ */
 export function parseCard(code) {
   if (code === JOKER) return { code, joker: true, rank: 0, suit: null };
-  return { code, joker: false, rank: RANKS.indexOf(code[0]) + 1, suit: code[1] };
+  return { code, joker: false, rank: RANKS.indexOf(code[0]) + 1, suit: /** @type {'C' | 'D' | 'H' | 'S'} */ (code[1]) };
 }
 
+/** @param {Card} code */
 export function isJoker(code) { return code === JOKER; }
 
 function rankLabel(rank) { return rank === 'T' ? '10' : rank; }
@@ -129,62 +138,84 @@ function backSymbol() {
     + '<text x="100" y="156" font-family="' + FONT + '" font-weight="700" font-size="44" text-anchor="middle" fill="#f4d35e">R</text>';
 }
 
+/** @type {SVGSVGElement | null} */
 let sprite = null;
 const built = new Set();
 
 function ensureSprite() {
   if (sprite) return sprite;
-  sprite = document.createElementNS(NS, 'svg');
+  const svg = document.createElementNS(NS, 'svg');
+  sprite = svg;
   sprite.setAttribute('aria-hidden', 'true');
   sprite.style.cssText = 'position:absolute;width:0;height:0;overflow:hidden';
   sprite.id = 'card-sprite';
   sprite.innerHTML = Object.entries(SUIT_SHAPES)
     .map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${d}</symbol>`).join('')
     + `<symbol id="card-back" viewBox="0 0 200 280">${backSymbol()}</symbol>`;
-  document.body.prepend(sprite);
-  return sprite;
+  document.body.prepend(svg);
+  return svg;
 }
 
+/** @param {Card} code */
 function ensureSymbol(code) {
-  ensureSprite();
+  const root = ensureSprite();
   if (built.has(code)) return;
   const symbol = document.createElementNS(NS, 'symbol');
   symbol.id = `card-${code}`;
   symbol.setAttribute('viewBox', '0 0 200 280');
   symbol.innerHTML = cardSymbol(code);
-  sprite.appendChild(symbol);
+  root.appendChild(symbol);
   built.add(code);
 }
 
-/** SVG markup for a card face (or the back, with code null). */
+/**
+ * SVG markup for a card face (or the back, with code null).
+ * @param {Card | null} code
+ */
 export function cardSVG(code) {
   const id = code ? `card-${code}` : 'card-back';
   if (code) ensureSymbol(code); else ensureSprite();
   return `<svg viewBox="0 0 200 280" aria-hidden="true" focusable="false"><use href="#${id}"/></svg>`;
 }
 
-/** A standalone SVG document of one card (used by tests and the README). */
+/**
+ * A standalone SVG document of one card (used by tests and the README).
+ * @param {Card | null} code
+ */
 export function cardDocument(code) {
   return `<svg xmlns="${NS}" viewBox="0 0 200 280"><defs>`
     + Object.entries(SUIT_SHAPES).map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${d}</symbol>`).join('')
     + `</defs>${code ? cardSymbol(code) : backSymbol()}</svg>`;
 }
 
-/** The accessible name of a card, e.g. "Seven of hearts", from the locale. */
+/**
+ * The accessible name of a card, e.g. "Seven of hearts", from the locale.
+ * @param {Card} code
+ * @param {(key: string, params?: Record<string, string | number>) => string} t
+ */
 export function cardName(code, t) {
   if (code === JOKER) return t('card.joker');
   const { rank, suit } = parseCard(code);
   return t('card.name', { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
-/** Short text form with suit symbols, e.g. "7♥", "10♠", "🃏". */
+/**
+ * Short text form with suit symbols, e.g. "7♥", "10♠", "🃏".
+ * @param {Card} code
+ */
 export function cardShort(code) {
   if (code === JOKER) return '★';
-  const sym = { C: '♣', D: '♦', H: '♥', S: '♠' }[code[1]];
+  /** @type {Record<string, string>} */
+  const symbols = { C: '♣', D: '♦', H: '♥', S: '♠' };
+  const sym = symbols[code[1]];
   return `${rankLabel(code[0])}${sym}`;
 }
 
-/** Penalty points of a card left in hand (for display only; the server scores). */
+/**
+ * Penalty points of a card left in hand (for display only; the server scores).
+ * @param {Card} code
+ * @param {{joker_penalty?: number, ace_penalty?: number}} [rules]
+ */
 export function penaltyOf(code, rules) {
   if (code === JOKER) return rules?.joker_penalty ?? 30;
   const { rank } = parseCard(code);
