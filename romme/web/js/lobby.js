@@ -3,7 +3,7 @@
 
 import { t, translateDom } from './i18n.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
-import { chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
+import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
 /** The turn times the new-game dialog offers, in seconds. */
 export const TURN_TIMES = [15, 20, 30, 45, 60, 90, 120];
@@ -222,7 +222,7 @@ export class LobbyScreen {
       while (seatChoices.length < n) {
         seatChoices.push(h('select', { name: `seat${seatChoices.length + 1}`, id: `ng-seat-${seatChoices.length + 1}` },
           h('option', { value: 'human' }, t('newgame.human')),
-          app.botLevels.map((lvl) => h('option', { value: lvl, selected: lvl === 'casual' }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
+          app.botLevels.map((lvl) => h('option', { value: lvl, selected: lvl === DEFAULT_BOT_LEVEL }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
       }
       clear(seatList);
       seatChoices.slice(0, n).forEach((sel, i) => seatList.append(h('label.field.inline', h('span', t('newgame.opponent_n', { n: i + 1 })), sel)));

@@ -108,7 +108,7 @@ function showEntry(error) {
     modeButtons[m] = h('button.tab', { type: 'button', role: 'tab', id: `entry-tab-${m}`, 'data-i18n': `entry.tab_${m}`, onclick: () => setMode(m) });
   }
   const form = h('form.entry-card', {
-    onsubmit: async (e) => {
+    onsubmit: async (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
       submit.disabled = true;
       status.textContent = '';

@@ -27,19 +27,29 @@ export function rankOf(code) { return code === 'XX' ? 0 : RANKS.indexOf(code[0])
 export function suitOf(code) { return code === 'XX' ? null : code[1]; }
 /** @param {Card} code */
 const isJoker = (code) => code === 'XX';
+/** @type {(code: Card, pos: number) => boolean} */
 const matchesPosition = (code, pos) => {
   const r = rankOf(code);
   return r === pos || (r === 1 && pos === 14);
 };
 
-/** Opening value of the card at a sequence position 1..14. */
+/**
+ * Opening value of the card at a sequence position 1..14.
+ * @param {number} pos
+ */
 export function positionValue(pos) {
   if (pos === 1) return 1;
   if (pos === 14) return 11;
   return pos >= 10 ? 10 : pos;
 }
+/** @type {(rank: number) => number} */
 const groupRankValue = (rank) => (rank === 1 ? 11 : rank >= 10 ? 10 : rank);
 
+/**
+ * Why these cards cannot be a meld in any order (a short reason), or null.
+ * @param {Card[]} cards
+ * @param {Partial<Rules>} rules
+ */
 function basicReason(cards, rules) {
   if (cards.length < 3) return 'short';
   const naturals = cards.filter((c) => !isJoker(c));

@@ -109,7 +109,7 @@ export function dialog(title, body, { className = '', onClose } = {}) {
   const titleId = `dlg-${Math.random().toString(36).slice(2)}`;
   const box = h(`div.dialog.${className || 'plain'}`, { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId },
     h('h2', { id: titleId }, title), body);
-  const root = h('div.backdrop', { onclick: (e) => { if (e.target === root) close(); } }, box);
+  const root = h('div.backdrop', { onclick: (/** @type {MouseEvent} */ e) => { if (e.target === root) close(); } }, box);
   document.body.append(root);
   document.addEventListener('keydown', onKey, true);
   const focusable = box.querySelector('input, select, button, [tabindex]');
@@ -142,6 +142,6 @@ export function languagePicker() {
   const select = h('select.lang', { 'aria-label': t('app.language'), 'data-i18n-label': 'app.language', id: 'lang-select',
     onchange: (/** @type {Event & {target: HTMLSelectElement}} */ e) => setLanguage(e.target.value) },
   Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, selected: code === currentLanguage() }, name)));
-  const off = onLanguageChange((code) => { if (!select.isConnected) { off(); return; } select.value = code; });
+  const off = onLanguageChange((/** @type {string} */ code) => { if (!select.isConnected) { off(); return; } select.value = code; });
   return select;
 }

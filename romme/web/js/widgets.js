@@ -8,6 +8,9 @@ import { avatar, clear, dialog, h } from './ui.js';
 
 /** @import { App, ChatMessage, Settings } from './types.js' */
 
+/** The level offered first for a computer opponent ("New game", "Start with computers in the free seats"). */
+export const DEFAULT_BOT_LEVEL = 'casual';
+
 /**
  * Short chips that describe a table's settings.
  * @param {Settings | null | undefined} settings

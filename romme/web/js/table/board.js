@@ -5,7 +5,7 @@
 import { cardName, cardShort, cardSVG } from '../cards.js';
 import { t } from '../i18n.js';
 import { avatar, clear, h } from '../ui.js';
-import { settingsChips, showPlayerInfo } from '../widgets.js';
+import { DEFAULT_BOT_LEVEL, settingsChips, showPlayerInfo } from '../widgets.js';
 import { keyed } from './anim.js';
 
 /** @import { TableScreen } from './screen.js' */
@@ -164,7 +164,7 @@ export function renderWaiting(screen) {
     h('p.muted', filled ? (isHost ? t('table.ready_to_start') : t('table.waiting_for_host')) : t('table.waiting_for_players')),
     h('div.waiting-buttons',
       isHost ? h('button.primary.big', { id: 'start-game', disabled: !filled, onclick: () => start() }, t('table.start')) : null,
-      isHost && !filled ? h('button', { id: 'start-fill', onclick: () => start('casual') }, t('table.start_fill')) : null,
+      isHost && !filled ? h('button', { id: 'start-fill', onclick: () => start(DEFAULT_BOT_LEVEL) }, t('table.start_fill')) : null,
       table.my_seat !== null ? h('button', { onclick: () => screen.inviteDialog() }, t('table.invite')) : null,
       h('button.ghost', { onclick: () => screen.leave() }, t('table.leave'))));
 }
