@@ -11,7 +11,7 @@ import { LobbyScreen } from './lobby.js';
 import { TableScreen } from './table/screen.js';
 import { limitChat } from './widgets.js';
 
-/** @import { App, Invitation, Message, Player, ServerError, Table } from './types.js' */
+/** @import { App, Invitation, Player, ServerError, Table } from './types.js' */
 /** @import { ConnState } from './ws.js' */
 
 /**
