@@ -1,5 +1,7 @@
 # `make run` and `make test` work on a fresh machine: each creates or refreshes the
-# virtual environment in .venv first (again whenever pyproject.toml changes).
+# virtual environment in .venv first (again whenever pyproject.toml changes); `make test`
+# also installs the web client's type checker into node_modules (npm ci, again whenever
+# package.json or package-lock.json changes).
 
 PYTHON ?= python3
 # Where `make run` listens and what it stores in: `make run PORT=8080 HOST=0.0.0.0`.
@@ -9,15 +11,19 @@ DB     ?= sqlite+aiosqlite:///./var/romme.db
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+# The web client's JavaScript against its JSDoc types (tsconfig.json); nothing is emitted.
+TSC    := npx tsc --noEmit -p tsconfig.json
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint typecheck pytest bench venv clean
+.PHONY: help run test lint typecheck typecheck-js pytest bench venv clean
 
 help:
 	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
 	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
-	@echo "make test   ruff, mypy and pytest: the one gate"
+	@echo "make test   ruff, mypy, the JavaScript type check and pytest: the one gate"
 	@echo "make lint   ruff (lint and format check) only"
+	@echo "make typecheck-js   tsc --noEmit over romme/web/js (JSDoc types) only"
 	@echo "make bench  run every benchmark in bench/"
 	@echo "make clean  remove .venv, caches and build output"
 
@@ -28,16 +34,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
+# The web client's development tools (TypeScript, for the type check), exactly as
+# package-lock.json pins them.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
 run: $(STAMP)
 	$(BIN)/romme serve --host $(HOST) --port $(PORT) --db $(DB)
 
-# All three run even when one fails, so that one run shows every problem; pytest comes
+# All of them run even when one fails, so that one run shows every problem; pytest comes
 # last so that its summary closes the output.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	@status=0; \
 	echo "== ruff"; $(BIN)/ruff check . || status=1; \
 	echo "== ruff format"; $(BIN)/ruff format --check . || status=1; \
 	echo "== mypy"; $(BIN)/mypy || status=1; \
+	echo "== tsc"; $(TSC) || status=1; \
 	echo "== pytest"; $(BIN)/pytest || status=1; \
 	exit $$status
 
@@ -47,6 +60,9 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+typecheck-js: $(NODE_STAMP)
+	$(TSC)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
@@ -60,5 +76,5 @@ bench: $(STAMP)
 	[ $$found = 1 ] || echo "no benchmarks in bench/ yet"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -17,6 +17,7 @@ from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from romme.bots import LEVELS
 from romme.engine.errors import EngineError
 from romme.engine.fairness import new_match_seed
 from romme.engine.rules import Rules
@@ -27,6 +28,7 @@ from romme.server.config import ServerOptions
 from romme.server.gcpolicy import GcPolicy
 from romme.server.guests import GuestNames
 from romme.server.protocol import (
+    CHAT_MAX,
     ActionMsg,
     AnswerInvitation,
     Back,
@@ -400,6 +402,8 @@ class Hub:
                 "protocol": PROTOCOL_VERSION,
                 "player": conn.player.to_json(),
                 "server_time": self.clock.now_ms(),
+                "bot_levels": list(LEVELS),
+                "chat_max": CHAT_MAX,
             }
         )
         conn.send_json(await self._lobby_message(conn))

@@ -129,10 +129,10 @@ def test_running_tables_are_listed_for_spectators(shared_server: ServerProcess) 
 
 
 def test_the_web_client_goes_out_compressed(shared_server: ServerProcess) -> None:
-    plain = httpx.get(shared_server.base + "/js/table.js", headers={"Accept-Encoding": "identity"})
-    packed = httpx.get(shared_server.base + "/js/table.js", headers={"Accept-Encoding": "gzip"})
+    plain = httpx.get(shared_server.base + "/js/lobby.js", headers={"Accept-Encoding": "identity"})
+    packed = httpx.get(shared_server.base + "/js/lobby.js", headers={"Accept-Encoding": "gzip"})
     assert plain.status_code == packed.status_code == 200
     assert "content-encoding" not in plain.headers
     assert packed.headers["content-encoding"] == "gzip"
-    assert packed.content == plain.content == (WEB_DIR / "js" / "table.js").read_bytes()
+    assert packed.content == plain.content == (WEB_DIR / "js" / "lobby.js").read_bytes()
     assert int(packed.headers["content-length"]) < len(plain.content) / 2

@@ -41,7 +41,7 @@ def test_catalog_has_the_same_keys_and_placeholders(lang: str) -> None:
 
 def test_every_key_the_code_uses_exists() -> None:
     en = catalog("en")
-    source = "\n".join(p.read_text("utf-8") for p in (WEB / "js").glob("*.js"))
+    source = "\n".join(p.read_text("utf-8") for p in (WEB / "js").rglob("*.js"))
     used = set(re.findall(r"\bt\(\s*'([a-z_]+\.[a-z0-9_.]+)'", source))
     used |= set(re.findall(r"'data-i18n(?:-[a-z]+)?': '([a-z_]+\.[a-z0-9_.]+)'", source))
     assert len(used) > 150

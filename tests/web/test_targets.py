@@ -67,7 +67,7 @@ def sent(page: Any) -> list[dict[str, Any]]:
 
 
 def reset(page: Any) -> None:
-    page.evaluate("window.__romme.sent = []; window.__rommeTable.busy = false")
+    page.evaluate("window.__romme.sent = []; window.__rommeTable.state.busy = false")
 
 
 def test_drop_targets(server: str, new_context: Any) -> None:

@@ -117,7 +117,7 @@ def reorder(page: Any, src: int, dst: int) -> None:
 
     def landing() -> tuple[float, float]:
         x, y = page.evaluate(
-            """(k) => { const s = window.__rommeTable; const f = s.fan;
+            """(k) => { const f = window.__rommeTable.state.fan;
                  const r = document.getElementById('hand').getBoundingClientRect();
                  return [r.left + f.left0 + f.cw / 2 + k * f.step, r.top + r.height * 0.55]; }""",
             dst,

@@ -1,7 +1,21 @@
+// @ts-check
 // HTTP calls of docs/protocol.md. Errors come back as ApiError with the
 // server's code and message.
 
+/** @import { Player } from './types.js' */
+
+/**
+ * A player's public record (GET /api/players/NAME).
+ * @typedef {Player & {games_played: number, games_won: number,
+ *   recent: {finished_at: string, won: boolean, place: number, players: number}[]}} PlayerInfo
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: no answer)
+   * @param {string} code
+   * @param {string} [message]
+   */
   constructor(status, code, message) {
     super(message || code);
     this.status = status;
@@ -11,7 +25,14 @@ export class ApiError extends Error {
 
 // Every POST carries a JSON body: the server refuses other bodies (415) and
 // requests from other sites (403, see docs/security.md).
+/**
+ * @param {'GET' | 'POST'} method
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>} the answer's JSON
+ */
 async function call(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (body !== undefined || method !== 'GET') {
     init.headers['Content-Type'] = 'application/json';
@@ -23,6 +44,7 @@ async function call(method, path, body) {
   } catch (err) {
     throw new ApiError(0, 'network', String(err));
   }
+  /** @type {any} */
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
@@ -33,10 +55,16 @@ async function call(method, path, body) {
 }
 
 export const api = {
+  /** @returns {Promise<{player: Player}>} */
   me: () => call('GET', 'api/me'),
+  /** @param {string} nickname @returns {Promise<{player: Player}>} */
   guest: (nickname) => call('POST', 'api/guest', { nickname }),
+  /** @param {string} nickname @param {string} password @returns {Promise<{player: Player}>} */
   login: (nickname, password) => call('POST', 'api/login', { nickname, password }),
+  /** @param {string} nickname @param {string} password @returns {Promise<{player: Player}>} */
   register: (nickname, password) => call('POST', 'api/register', { nickname, password }),
+  /** @param {boolean} [everywhere] end every session of the player, not only this one */
   logout: (everywhere = false) => call('POST', 'api/logout', { everywhere }),
+  /** @param {string} nickname @returns {Promise<PlayerInfo>} */
   player: (nickname) => call('GET', `api/players/${encodeURIComponent(nickname)}`),
 };

@@ -1,7 +1,10 @@
+// @ts-check
 // Card art, drawn by our own code as SVG: one <symbol> per card face, built
 // lazily into a hidden sprite and referenced with <use>, so a card in the DOM is
 // a few bytes and stays crisp at every size. Card codes follow docs/rules.md:
 // rank A 2..9 T J Q K, suit C D H S, joker XX.
+
+/** @import { Card } from './types.js' */
 
 const NS = 'http://www.w3.org/2000/svg';
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -10,7 +13,10 @@ export const JOKER = 'XX';
 
 const RED = '#c8102e';
 const BLACK = '#15161a';
+/** @typedef {'C' | 'D' | 'H' | 'S'} Suit */
+/** @type {Record<Suit, string>} */
 const SUIT_COLOR = { C: BLACK, S: BLACK, H: RED, D: RED };
+/** @type {Record<Suit, string>} */
 const SUIT_TINT = { C: '#eef1f6', S: '#eef1f6', H: '#fdeeee', D: '#fdeeee' };
 const FONT = "'Liberation Sans','Arial','Helvetica Neue','DejaVu Sans',sans-serif";
 
@@ -25,6 +31,7 @@ const SUIT_SHAPES = {
 
 // Pip positions (x, y, flipped) for 2..10 in the card's 200 x 280 box.
 const L = 80, M = 114, R = 148;
+/** @type {Record<number, number[][]>} */
 const PIPS = {
   2: [[M, 56], [M, 224, 1]],
   3: [[M, 56], [M, 140], [M, 224, 1]],
@@ -38,28 +45,51 @@ const PIPS = {
 };
 
 // Emblems of the court cards, in a 100 x 60 box.
+/** @type {Record<string, string>} */
 const EMBLEMS = {
   K: '<path d="M4 56L0 12L26 34L50 2L74 34L100 12L96 56Z"/><circle cx="50" cy="4" r="6"/><circle cx="0" cy="12" r="5"/><circle cx="100" cy="12" r="5"/>',
   Q: '<path d="M8 56C6 40 4 28 0 18C18 30 30 28 36 10C42 26 46 30 50 30C54 30 58 26 64 10C70 28 82 30 100 18C96 28 94 40 92 56Z"/><circle cx="36" cy="8" r="5"/><circle cx="64" cy="8" r="5"/><circle cx="0" cy="17" r="5"/><circle cx="100" cy="17" r="5"/>',
   J: '<path d="M14 56C14 30 30 14 50 14C70 14 86 30 86 56Z"/><path d="M50 16C62 2 84 0 96 8C80 8 66 14 58 24Z"/>',
 };
 
+/**
+ * A card's rank (1 ace .. 13 king; 0 for the joker) and suit.
+ * @param {Card} code
+ * @returns {{code: Card, joker: true, rank: 0, suit: null} | {code: Card, joker: false, rank: number, suit: Suit}}
+ */
 export function parseCard(code) {
   if (code === JOKER) return { code, joker: true, rank: 0, suit: null };
-  return { code, joker: false, rank: RANKS.indexOf(code[0]) + 1, suit: code[1] };
+  return { code, joker: false, rank: RANKS.indexOf(code[0]) + 1, suit: /** @type {Suit} */ (code[1]) };
 }
 
+/** @param {Card} code */
 export function isJoker(code) { return code === JOKER; }
 
+/** @param {string} rank a rank letter; T is 10 */
 function rankLabel(rank) { return rank === 'T' ? '10' : rank; }
 
+/**
+ * A suit symbol of `size` centred on (x, y), upside down with `flip`.
+ * @param {Suit} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {number | boolean} [flip]
+ */
 function suitUse(suit, x, y, size, flip) {
   const t = flip ? ` transform="rotate(180 ${x} ${y})"` : '';
   return `<use href="#suit-${suit}" x="${x - size / 2}" y="${y - size / 2}" width="${size}" height="${size}"${t}/>`;
 }
 
+/**
+ * The suit of a card that is not the joker.
+ * @param {Card} code
+ */
+function naturalSuit(code) { return /** @type {Suit} */ (code[1]); }
+
+/** @param {Card} code a natural card */
 function cornerIndex(code) {
-  const { suit } = parseCard(code);
+  const suit = naturalSuit(code);
   const label = rankLabel(code[0]);
   const color = SUIT_COLOR[suit];
   const wide = label.length > 1;
@@ -71,8 +101,9 @@ function cornerIndex(code) {
   return `<g>${text}${pip}</g><g transform="rotate(180 100 140) translate(6 6) scale(0.62)">${text}${pip}</g>`;
 }
 
+/** @param {Card} code a natural card */
 function faceBody(code) {
-  const { suit } = parseCard(code);
+  const suit = naturalSuit(code);
   const r = code[0];
   const color = SUIT_COLOR[suit];
   if (r === 'A') {
@@ -81,6 +112,7 @@ function faceBody(code) {
   if (r === 'J' || r === 'Q' || r === 'K') {
     const tint = SUIT_TINT[suit];
     const gold = '#d4a017';
+    /** @type {(y: number, flip: boolean) => string} */
     const emblem = (y, flip) => `<g transform="translate(86 ${y}) scale(0.6)${flip ? ' rotate(180 50 30)' : ''}" fill="${gold}" stroke="${color}" stroke-width="4">${EMBLEMS[r]}</g>`;
     return `<rect x="60" y="30" width="112" height="214" rx="10" fill="${tint}" stroke="${color}" stroke-width="4"/>`
       + `<rect x="67" y="37" width="98" height="200" rx="6" fill="none" stroke="${gold}" stroke-width="3"/>`
@@ -95,6 +127,7 @@ function faceBody(code) {
 }
 
 function jokerFace() {
+  /** @type {(x: number, y: number, s: number, fill: string) => string} */
   const star = (x, y, s, fill) => `<path transform="translate(${x} ${y}) scale(${s})" fill="${fill}" d="M0 -10L2.9 -4 9.5 -3.1 4.8 1.5 5.9 8.1 0 5 -5.9 8.1 -4.8 1.5 -9.5 -3.1 -2.9 -4Z"/>`;
   const letters = 'JOKER'.split('').map((ch, i) => `<text x="26" y="${44 + i * 30}" font-family="${FONT}" font-weight="700" font-size="30" text-anchor="middle" fill="${i % 2 ? '#1f5fbf' : '#c8102e'}">${ch}</text>`).join('');
   return `<rect x="6" y="6" width="188" height="268" rx="12" fill="#fffaf0"/>`
@@ -113,6 +146,7 @@ function jokerFace() {
     + star(104, 248, 1.3, '#f4b400');
 }
 
+/** @param {Card} code */
 function cardSymbol(code) {
   const frame = '<rect x="1.5" y="1.5" width="197" height="277" rx="14" fill="#fff" stroke="#9aa0a6" stroke-width="3"/>';
   if (code === JOKER) return frame + jokerFace();
@@ -129,62 +163,84 @@ function backSymbol() {
     + '<text x="100" y="156" font-family="' + FONT + '" font-weight="700" font-size="44" text-anchor="middle" fill="#f4d35e">R</text>';
 }
 
+/** @type {SVGSVGElement | null} */
 let sprite = null;
 const built = new Set();
 
 function ensureSprite() {
   if (sprite) return sprite;
-  sprite = document.createElementNS(NS, 'svg');
+  const svg = document.createElementNS(NS, 'svg');
+  sprite = svg;
   sprite.setAttribute('aria-hidden', 'true');
   sprite.style.cssText = 'position:absolute;width:0;height:0;overflow:hidden';
   sprite.id = 'card-sprite';
   sprite.innerHTML = Object.entries(SUIT_SHAPES)
     .map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${d}</symbol>`).join('')
     + `<symbol id="card-back" viewBox="0 0 200 280">${backSymbol()}</symbol>`;
-  document.body.prepend(sprite);
-  return sprite;
+  document.body.prepend(svg);
+  return svg;
 }
 
+/** @param {Card} code */
 function ensureSymbol(code) {
-  ensureSprite();
+  const root = ensureSprite();
   if (built.has(code)) return;
   const symbol = document.createElementNS(NS, 'symbol');
   symbol.id = `card-${code}`;
   symbol.setAttribute('viewBox', '0 0 200 280');
   symbol.innerHTML = cardSymbol(code);
-  sprite.appendChild(symbol);
+  root.appendChild(symbol);
   built.add(code);
 }
 
-/** SVG markup for a card face (or the back, with code null). */
+/**
+ * SVG markup for a card face (or the back, with code null).
+ * @param {Card | null} code
+ */
 export function cardSVG(code) {
   const id = code ? `card-${code}` : 'card-back';
   if (code) ensureSymbol(code); else ensureSprite();
   return `<svg viewBox="0 0 200 280" aria-hidden="true" focusable="false"><use href="#${id}"/></svg>`;
 }
 
-/** A standalone SVG document of one card (used by tests and the README). */
+/**
+ * A standalone SVG document of one card (used by tests and the README).
+ * @param {Card | null} code
+ */
 export function cardDocument(code) {
   return `<svg xmlns="${NS}" viewBox="0 0 200 280"><defs>`
     + Object.entries(SUIT_SHAPES).map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${d}</symbol>`).join('')
     + `</defs>${code ? cardSymbol(code) : backSymbol()}</svg>`;
 }
 
-/** The accessible name of a card, e.g. "Seven of hearts", from the locale. */
+/**
+ * The accessible name of a card, e.g. "Seven of hearts", from the locale.
+ * @param {Card} code
+ * @param {(key: string, params?: Record<string, string | number>) => string} t
+ */
 export function cardName(code, t) {
   if (code === JOKER) return t('card.joker');
   const { rank, suit } = parseCard(code);
   return t('card.name', { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
-/** Short text form with suit symbols, e.g. "7♥", "10♠", "🃏". */
+/**
+ * Short text form with suit symbols, e.g. "7♥", "10♠", "🃏".
+ * @param {Card} code
+ */
 export function cardShort(code) {
   if (code === JOKER) return '★';
-  const sym = { C: '♣', D: '♦', H: '♥', S: '♠' }[code[1]];
+  /** @type {Record<string, string>} */
+  const symbols = { C: '♣', D: '♦', H: '♥', S: '♠' };
+  const sym = symbols[code[1]];
   return `${rankLabel(code[0])}${sym}`;
 }
 
-/** Penalty points of a card left in hand (for display only; the server scores). */
+/**
+ * Penalty points of a card left in hand (for display only; the server scores).
+ * @param {Card} code
+ * @param {{joker_penalty?: number, ace_penalty?: number}} [rules]
+ */
 export function penaltyOf(code, rules) {
   if (code === JOKER) return rules?.joker_penalty ?? 30;
   const { rank } = parseCard(code);

@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop for the hand, on pointer events (mouse, pen and touch alike).
 //
 // A press on a hand card that moves more than a few pixels lifts the card: a
@@ -8,24 +9,52 @@
 
 const THRESHOLD = 6;
 
+/**
+ * What the hand's owner does at each step; `i` is the dragged card's data-index.
+ * @typedef {object} DragHooks
+ * @property {(i: number) => boolean} [canDrag]
+ * @property {(i: number) => void} [onStart]
+ * @property {(i: number, insertAt: number | null, target: HTMLElement | null) => void} [onMove]
+ * @property {() => void} [onEnd]
+ * @property {(i: number, target: DOMStringMap) => void} [onDrop] the drop target's data attributes
+ * @property {(from: number, to: number) => void} [onReorder]
+ * @property {(i: number, how: 'pointer' | 'keyboard') => void} [onTap]
+ * @property {(clientX: number, clientY: number) => number | null} [insertionIndex]
+ */
+
+/** @typedef {{index: number, card: HTMLElement, x: number, y: number, id: number}} Press */
+/**
+ * @typedef {{index: number, card: HTMLElement, ghost: HTMLElement, dx: number, dy: number,
+ *   target: HTMLElement | null, insertAt: number | null}} Drag
+ */
+
+/**
+ * The card element under an event's target, if any.
+ * @param {Event} e
+ */
+function cardOf(e) {
+  const card = e.target instanceof Element ? e.target.closest('[data-index]') : null;
+  return card instanceof HTMLElement ? card : null;
+}
+
 export class HandDrag {
   /**
    * @param {HTMLElement} hand  the hand container; its cards carry data-index
-   * @param {object} hooks  {canDrag(i), onStart(i), onMove(i, insertAt|null, target|null),
-   *                         onEnd(), onDrop(i, target), onReorder(from, to), onTap(i),
-   *                         insertionIndex(clientX, clientY) -> number|null}
+   * @param {DragHooks} hooks
    */
   constructor(hand, hooks) {
     this.hand = hand;
     this.hooks = hooks;
+    /** A press on a card that has not moved far enough to be a drag. @type {Press | null} */
     this.press = null;
+    /** @type {Drag | null} */
     this.drag = null;
     hand.addEventListener('pointerdown', (e) => this.down(e));
     hand.addEventListener('click', (e) => {
       // Keyboard "click" (Enter / Space on a focused card button): a real
       // pointer press is handled in up(), so ignore clicks it produced.
       if (e.detail !== 0) return;
-      const card = e.target.closest('[data-index]');
+      const card = cardOf(e);
       if (card) this.hooks.onTap?.(Number(card.dataset.index), 'keyboard');
     });
     this.move = this.move.bind(this);
@@ -35,9 +64,10 @@ export class HandDrag {
 
   get active() { return this.drag !== null; }
 
+  /** @param {PointerEvent} e */
   down(e) {
     if (e.button !== 0 || this.press || this.drag) return;
-    const card = e.target.closest('[data-index]');
+    const card = cardOf(e);
     if (!card || !this.hand.contains(card)) return;
     const index = Number(card.dataset.index);
     // No text selection and no native drag may start from a card.
@@ -48,43 +78,47 @@ export class HandDrag {
     window.addEventListener('pointercancel', this.cancel);
   }
 
-  start(e) {
-    const { card, index } = this.press;
+  /** @param {Press} press */
+  start(press) {
+    const { card, index } = press;
     if (this.hooks.canDrag && !this.hooks.canDrag(index)) return false;
     const rect = card.getBoundingClientRect();
-    const ghost = card.cloneNode(true);
+    const ghost = /** @type {HTMLElement} */ (card.cloneNode(true));
     ghost.classList.add('drag-ghost');
     ghost.removeAttribute('data-index');
     ghost.removeAttribute('id');
     Object.assign(ghost.style, {
       position: 'fixed', left: `${rect.left}px`, top: `${rect.top}px`,
       width: `${card.offsetWidth}px`, height: `${card.offsetHeight}px`,
-      transform: 'rotate(0deg) scale(1.08)', margin: '0', zIndex: 1000, pointerEvents: 'none',
+      transform: 'rotate(0deg) scale(1.08)', margin: '0', zIndex: '1000', pointerEvents: 'none',
     });
     document.body.append(ghost);
     card.classList.add('dragging');
     document.body.classList.add('is-dragging');
     this.drag = {
       index, card, ghost,
-      dx: this.press.x - rect.left, dy: this.press.y - rect.top,
+      dx: press.x - rect.left, dy: press.y - rect.top,
       target: null, insertAt: null,
     };
     this.hooks.onStart?.(index);
     return true;
   }
 
+  /** @param {PointerEvent} e */
   move(e) {
-    if (!this.press || e.pointerId !== this.press.id) return;
+    const press = this.press;
+    if (!press || e.pointerId !== press.id) return;
     if (!this.drag) {
-      if (Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) < THRESHOLD) return;
-      if (!this.start(e)) { this.reset(); return; }
+      if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < THRESHOLD) return;
+      if (!this.start(press)) { this.reset(); return; }
     }
     e.preventDefault();
-    const d = this.drag;
+    const d = /** @type {Drag} */ (this.drag);
     d.ghost.style.left = `${e.clientX - d.dx}px`;
     d.ghost.style.top = `${e.clientY - d.dy}px`;
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const target = under ? under.closest('[data-drop]') : null;
+    const over = under ? under.closest('[data-drop]') : null;
+    const target = over instanceof HTMLElement ? over : null;
     if (target !== d.target) {
       d.target?.classList.remove('drop-over');
       target?.classList.add('drop-over');
@@ -94,6 +128,7 @@ export class HandDrag {
     this.hooks.onMove?.(d.index, d.insertAt, target);
   }
 
+  /** @param {PointerEvent} e */
   up(e) {
     if (!this.press || e.pointerId !== this.press.id) return;
     const press = this.press;
@@ -108,7 +143,7 @@ export class HandDrag {
     // Read the target's data before onEnd clears the drop marks.
     const data = target ? { ...target.dataset } : null;
     this.finish(!target && insertAt === null);
-    if (target) this.hooks.onDrop?.(index, data);
+    if (data) this.hooks.onDrop?.(index, data);
     else if (insertAt !== null) this.hooks.onReorder?.(index, insertAt);
   }
 
@@ -118,8 +153,10 @@ export class HandDrag {
     if (this.drag) this.finish(true); else this.press = null;
   }
 
+  /** @param {boolean} flyBack the card was dropped nowhere: its ghost flies back */
   finish(flyBack) {
     const d = this.drag;
+    if (!d) return;
     d.target?.classList.remove('drop-over');
     const ghost = d.ghost;
     if (flyBack && d.card.isConnected) {

@@ -1,60 +1,29 @@
+// @ts-check
 // The lobby: live table list, "New game", invitations, players online, chat.
 
-import { api } from './api.js';
-import { formatTime, t, translateDom } from './i18n.js';
+import { t, translateDom } from './i18n.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
+import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
-export const BOT_LEVELS = ['beginner', 'casual', 'strong', 'expert'];
+/** The turn times the new-game dialog offers, in seconds. */
 export const TURN_TIMES = [15, 20, 30, 45, 60, 90, 120];
 
-/** Short chips that describe a table's settings. */
-export function settingsChips(settings) {
-  const s = settings || {};
-  const chips = [];
-  chips.push(t(s.preset === 'three-rounds' ? 'settings.preset_three_rounds' : 'settings.preset_classic'));
-  if (s.preset !== 'three-rounds') {
-    chips.push(s.point_limit === 1 ? t('settings.single_round') : t('settings.limit_n', { n: s.point_limit ?? 100 }));
-    if (s.hand_rummy !== false) chips.push(t('settings.hand_rummy'));
-    if (s.knock) chips.push(t('settings.knock'));
-  }
-  chips.push(t('settings.seconds_n', { n: s.turn_seconds ?? 30 }));
-  if (s.access === 'invite') chips.push(t('settings.invite_only'));
-  return chips;
-}
-
-export function showPlayerInfo(app, nickname, extra) {
-  const body = h('div.player-info', h('p.muted', t('common.loading')));
-  const dlg = dialog(t('info.title', { name: nickname }), body, { className: 'info-dialog' });
-  api.player(nickname).then((info) => {
-    clear(body);
-    const rate = info.games_played ? Math.round((100 * info.games_won) / info.games_played) : 0;
-    // DOM append() would write a missing part (no invite button) as the text "null".
-    body.append(...[
-      h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
-        h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
-      h('dl.info-stats',
-        // A guest's rating is not kept: there is none to show.
-        h('dt', t('info.rating')), h('dd', { id: 'info-rating' }, info.guest ? '–' : String(Math.round(info.rating))),
-        h('dt', t('info.games_played')), h('dd', String(info.games_played)),
-        h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
-      h('h3', t('info.recent')),
-      info.recent && info.recent.length
-        ? h('ul.recent', info.recent.map((g) => h('li', h('span', new Date(g.finished_at).toLocaleDateString()),
-          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
-        : h('p.muted', t('info.no_games')),
-      extra ? extra(dlg) : null,
-      h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
-    ].filter(Boolean));
-  }).catch((err) => {
-    clear(body);
-    body.append(h('p.form-error', app.errorText(err)), h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))));
-  });
-}
+/** @import { App, Invitation, Settings } from './types.js' */
 
 export class LobbyScreen {
+  /**
+   * @param {App} app
+   * @param {HTMLElement} root
+   */
   constructor(app, root) {
     this.app = app;
     this.root = root;
+    // The parts that change; build() places them (again after a change of language).
+    this.tablesEl = h('div.table-list', { id: 'table-list', 'aria-live': 'polite' });
+    this.playersEl = h('ul.player-list', { id: 'player-list' });
+    this.invitesEl = h('div.invitations', { id: 'invitations' });
+    this.chatLog = h('ol.chat-log', { id: 'lobby-chat-log', 'aria-live': 'polite' });
+    this.meEl = h('span.me');
     this.build();
   }
 
@@ -62,22 +31,7 @@ export class LobbyScreen {
 
   build() {
     const app = this.app;
-    this.tablesEl = h('div.table-list', { id: 'table-list', 'aria-live': 'polite' });
-    this.playersEl = h('ul.player-list', { id: 'player-list' });
-    this.invitesEl = h('div.invitations', { id: 'invitations' });
-    this.chatLog = h('ol.chat-log', { id: 'lobby-chat-log', 'aria-live': 'polite' });
-    const chatInput = h('input', { id: 'lobby-chat-input', maxlength: 500, autocomplete: 'off', 'data-i18n-placeholder': 'chat.placeholder', 'data-i18n-label': 'chat.placeholder' });
-    const chatForm = h('form.chat-form', {
-      onsubmit: (e) => {
-        e.preventDefault();
-        const text = chatInput.value.trim();
-        if (!text) return;
-        app.send({ type: 'lobby_chat', text });
-        chatInput.value = '';
-      },
-    }, chatInput, h('button', { type: 'submit', 'data-i18n': 'chat.send' }));
-
-    this.meEl = h('span.me');
+    const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
       h('div.topbar-right', this.meEl, languagePicker(),
@@ -95,10 +49,12 @@ export class LobbyScreen {
         h('section.panel.players-panel', { 'aria-labelledby': 'players-h' },
           h('h2', { id: 'players-h', 'data-i18n': 'lobby.players_online' }), this.playersEl),
         h('section.panel.chat-panel', { 'aria-labelledby': 'chat-h' },
-          h('h2', { id: 'chat-h', 'data-i18n': 'lobby.chat' }), this.chatLog, chatForm))));
+          h('h2', { id: 'chat-h', 'data-i18n': 'lobby.chat' }), this.chatLog, chat))));
     translateDom(this.root);
+    limitChat(this.root, app.chatMax);
   }
 
+  /** @param {string} what what changed: all, tables, chat, invitations, language */
   update(what) {
     if (what === 'language') { this.build(); what = 'all'; }
     if (what === 'all' || what === 'tables') { this.renderTables(); this.renderPlayers(); this.renderMe(); }
@@ -113,7 +69,7 @@ export class LobbyScreen {
     this.meEl.replaceChildren(avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname),
       me.guest ? h('span.badge', t('info.guest')) : h('span.badge', { id: 'me-rating' }, `★ ${Math.round(me.rating)}`));
     const logout = this.root.querySelector('#logout');
-    if (logout) logout.title = me.guest ? t('lobby.logout_guest') : '';
+    if (logout instanceof HTMLElement) logout.title = me.guest ? t('lobby.logout_guest') : '';
   }
 
   myTables() {
@@ -176,6 +132,11 @@ export class LobbyScreen {
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
   }
 
+  /**
+   * Under a player's info: invite them to the player's waiting table.
+   * @param {string} nickname
+   * @param {{close: () => void}} dlg
+   */
   inviteExtra(nickname, dlg) {
     const app = this.app;
     if (nickname === app.me?.nickname) return null;
@@ -215,6 +176,10 @@ export class LobbyScreen {
     }
   }
 
+  /**
+   * @param {Invitation} inv
+   * @param {boolean} accept
+   */
   answer(inv, accept) {
     const app = this.app;
     if (!accept) {
@@ -239,6 +204,7 @@ export class LobbyScreen {
   newGameDialog() {
     const app = this.app;
     const form = h('form.new-game', { id: 'new-game-form' });
+    /** @type {(name: string, value: string, label: string, checked: boolean) => HTMLLabelElement} */
     const radio = (name, value, label, checked) => h('label.radio', h('input', { type: 'radio', name, value, checked }), h('span', label));
     const presetField = h('fieldset', h('legend', t('newgame.preset')),
       radio('preset', 'classic', t('settings.preset_classic'), true),
@@ -249,13 +215,14 @@ export class LobbyScreen {
       radio('access', 'invite', t('newgame.access_invite'), false));
     const opponents = h('select', { name: 'opponents', id: 'ng-opponents' }, [1, 2, 3].map((n) => h('option', { value: n }, String(n))));
     const seatList = h('div.seat-config', { id: 'ng-seats' });
+    /** @type {HTMLSelectElement[]} */
     const seatChoices = [];
     const renderSeats = () => {
       const n = Number(opponents.value);
       while (seatChoices.length < n) {
         seatChoices.push(h('select', { name: `seat${seatChoices.length + 1}`, id: `ng-seat-${seatChoices.length + 1}` },
           h('option', { value: 'human' }, t('newgame.human')),
-          BOT_LEVELS.map((lvl) => h('option', { value: lvl, selected: lvl === 'casual' }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
+          app.botLevels.map((lvl) => h('option', { value: lvl, selected: lvl === DEFAULT_BOT_LEVEL }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
       }
       clear(seatList);
       seatChoices.slice(0, n).forEach((sel, i) => seatList.append(h('label.field.inline', h('span', t('newgame.opponent_n', { n: i + 1 })), sel)));
@@ -278,11 +245,13 @@ export class LobbyScreen {
     const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === 30 }, t('settings.seconds_n', { n: s }))));
     const timeField = h('fieldset', h('legend', t('newgame.turn_time')), turn);
     const error = h('p.form-error', { role: 'alert' });
-    const isThree = () => form.elements.preset.value === 'three-rounds';
+    /** @param {string} name a radio group's name */
+    const choice = (name) => /** @type {RadioNodeList} */ (form.elements.namedItem(name)).value;
+    const isThree = () => choice('preset') === 'three-rounds';
     const syncPreset = () => {
       limitField.hidden = isThree();
       optionsField.hidden = isThree();
-      form.querySelector('#preset-help').textContent = t(isThree() ? 'newgame.preset_help_three' : 'newgame.preset_help_classic');
+      /** @type {HTMLElement} */ (form.querySelector('#preset-help')).textContent = t(isThree() ? 'newgame.preset_help_three' : 'newgame.preset_help_classic');
       if (isThree() && Number(opponents.value) < 3) { opponents.value = '3'; }
       renderSeats();
     };
@@ -290,9 +259,9 @@ export class LobbyScreen {
       h('div.dialog-buttons',
         h('button', { type: 'button', onclick: () => dlg.close() }, t('common.cancel')),
         h('button.primary', { type: 'submit', id: 'ng-create' }, t('newgame.create'))));
-    form.addEventListener('change', (e) => { if (e.target.name === 'preset') syncPreset(); });
+    form.addEventListener('change', (e) => { if (e.target instanceof HTMLInputElement && e.target.name === 'preset') syncPreset(); });
     // Typing a number or clicking into the field chooses "Other"; focus alone (Tab) changes nothing.
-    const chooseCustom = () => { form.querySelector('input[name=limit][value=custom]').checked = true; };
+    const chooseCustom = () => { /** @type {HTMLInputElement} */ (form.querySelector('input[name=limit][value=custom]')).checked = true; };
     customLimit.addEventListener('input', chooseCustom);
     customLimit.addEventListener('pointerdown', chooseCustom);
     renderSeats();
@@ -300,19 +269,22 @@ export class LobbyScreen {
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       const n = Number(opponents.value);
+      /** @type {Record<string, string>} */
       const bots = {};
       seatChoices.slice(0, n).forEach((sel, i) => { if (sel.value !== 'human') bots[String(i + 1)] = sel.value; });
+      /** @type {Settings} */
       const settings = {
-        preset: form.elements.preset.value,
-        access: form.elements.access.value,
+        preset: choice('preset') === 'three-rounds' ? 'three-rounds' : 'classic',
+        access: choice('access') === 'invite' ? 'invite' : 'open',
         seats: n + 1,
         bots,
         turn_seconds: Number(turn.value),
       };
       if (!isThree()) {
-        const lv = form.elements.limit.value;
-        settings.point_limit = lv === 'custom' ? Number(customLimit.value) : Number(lv);
-        if (!(settings.point_limit >= 1)) { error.textContent = t('newgame.bad_limit'); return; }
+        const lv = choice('limit');
+        const limit = lv === 'custom' ? Number(customLimit.value) : Number(lv);
+        settings.point_limit = limit;
+        if (!(limit >= 1)) { error.textContent = t('newgame.bad_limit'); return; }
         settings.hand_rummy = handRummy.checked;
         settings.knock = n >= 2 && knock.checked;
       }
@@ -327,17 +299,8 @@ export class LobbyScreen {
         }
         app.openTable(table.id);
       } catch (err) {
-        error.textContent = app.errorText(err);
+        error.textContent = app.errorText(/** @type {import('./types.js').ServerError} */ (err));
       }
     });
   }
-}
-
-export function renderChatLog(log, messages) {
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  clear(log);
-  for (const m of messages || []) {
-    log.append(h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)));
-  }
-  if (atBottom || true) log.scrollTop = log.scrollHeight;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The app: entry (guest / login / register), then one WebSocket that feeds the
 // lobby and the table screens. State lives here; screens render from it.
 
@@ -7,8 +8,17 @@ import { Connection } from './ws.js';
 import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
 import { LobbyScreen } from './lobby.js';
-import { TableScreen } from './table.js';
+import { TableScreen } from './table/screen.js';
+import { limitChat } from './widgets.js';
 
+/** @import { App, Invitation, Player, ServerError, Table } from './types.js' */
+/** @import { ConnState } from './ws.js' */
+
+/**
+ * The app's state: who plays, the lobby, the tables this connection knows.
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | null,
+ *   connState: ConnState, i18nReady: boolean}}
+ */
 export const app = {
   me: null,
   conn: null,
@@ -16,15 +26,20 @@ export const app = {
   lobby: { tables: [], players: [], chat: [], invitations: [] },
   tables: new Map(),
   tableId: null,
+  botLevels: [],
+  chatMax: null,
   screen: null,
   connState: 'idle',
+  i18nReady: false,
   now() { return Date.now() + this.serverOffset; },
   send(msg) {
     const id = this.conn?.send(msg);
     if (id === false || id === undefined) toast(t('conn.offline'), 'error');
     return id;
   },
-  request(msg) { return this.conn.request(msg); },
+  request(msg) {
+    return this.conn ? this.conn.request(msg) : Promise.reject({ type: 'error', code: 'disconnected' });
+  },
   errorText(err) {
     if (!err) return t('error.unknown');
     const key = `error.${err.code}`;
@@ -51,12 +66,15 @@ export const app = {
 };
 window.__romme = app;
 
-const main = () => document.getElementById('main');
+const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
+/** @type {LobbyScreen | null} */
 let lobbyScreen = null;
+/** @type {TableScreen | null} */
 let tableScreen = null;
 
 // ------------------------------------------------------------------ entry
 
+/** @param {string} [error] why the player is asked again */
 function showEntry(error) {
   app.screen = 'entry';
   document.body.dataset.screen = 'entry';
@@ -65,10 +83,14 @@ function showEntry(error) {
   const status = h('p.form-error', { role: 'alert' }, error || '');
   const nick = h('input', { id: 'entry-nick', name: 'nickname', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, 'data-i18n-placeholder': 'entry.nickname_placeholder' });
   const pass = h('input', { id: 'entry-pass', name: 'password', type: 'password', autocomplete: 'current-password', minlength: 8, maxlength: 128, 'data-i18n-placeholder': 'entry.password_placeholder' });
+  /** @typedef {'guest' | 'login' | 'register'} Mode */
+  /** @type {Mode} */
   let mode = 'guest';
+  /** @type {Record<string, HTMLButtonElement>} */
   const modeButtons = {};
   const submit = h('button.primary.big', { type: 'submit', id: 'entry-submit' });
   const passRow = h('label.field', h('span', { 'data-i18n': 'entry.password' }), pass);
+  /** @param {Mode} m */
   const setMode = (m) => {
     mode = m;
     for (const [k, b] of Object.entries(modeButtons)) {
@@ -82,11 +104,11 @@ function showEntry(error) {
     submit.textContent = t(`entry.submit_${m}`);
     status.textContent = '';
   };
-  for (const m of ['guest', 'login', 'register']) {
+  for (const m of /** @type {Mode[]} */ (['guest', 'login', 'register'])) {
     modeButtons[m] = h('button.tab', { type: 'button', role: 'tab', id: `entry-tab-${m}`, 'data-i18n': `entry.tab_${m}`, onclick: () => setMode(m) });
   }
   const form = h('form.entry-card', {
-    onsubmit: async (e) => {
+    onsubmit: async (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
       submit.disabled = true;
       status.textContent = '';
@@ -97,7 +119,7 @@ function showEntry(error) {
             : await api.register(nickname, pass.value);
         startSession(res.player);
       } catch (err) {
-        status.textContent = app.errorText(err);
+        status.textContent = app.errorText(/** @type {ServerError} */ (err));
       } finally {
         submit.disabled = false;
       }
@@ -122,6 +144,7 @@ function showEntry(error) {
 
 const SESSION_KEY = 'romme.session';
 
+/** @param {Player | null} player null: a known browser, told by the `welcome` */
 function startSession(player) {
   app.me = player;
   localStorage.setItem(SESSION_KEY, '1');
@@ -148,23 +171,35 @@ function startSession(player) {
  * catalog: a known session connects while the catalog still loads. */
 function showConnState() {
   const state = app.connState;
-  const banner = document.getElementById('conn-banner');
+  const banner = /** @type {HTMLElement} */ (document.getElementById('conn-banner'));
+  /** @type {Record<string, string>} */
   const keys = { connecting: 'conn.connecting', refused: 'error.too_many_connections' };
   banner.dataset.i18n = keys[state] ?? 'conn.reconnecting';
   banner.hidden = !app.i18nReady || state === 'open' || state === 'idle' || state === 'closed';
   if (app.i18nReady) banner.textContent = t(banner.dataset.i18n);
 }
 
+/**
+ * @param {Invitation[]} list
+ * @param {Invitation} item
+ */
 function upsert(list, item) {
   const i = list.findIndex((x) => x.id === item.id);
   if (i >= 0) list[i] = item; else list.push(item);
 }
 
+/**
+ * Every message from the server (docs/protocol.md), in one switch.
+ * @param {any} msg
+ */
 function handle(msg) {
   switch (msg.type) {
     case 'welcome':
       app.me = msg.player;
       app.serverOffset = msg.server_time - Date.now();
+      app.botLevels = msg.bot_levels;
+      app.chatMax = msg.chat_max;
+      limitChat(main(), app.chatMax);
       lobbyScreen?.update('all');
       break;
     case 'lobby':
@@ -199,6 +234,7 @@ function handle(msg) {
       if (msg.server_time) app.serverOffset = msg.server_time - Date.now();
       break;
     case 'table': {
+      /** @type {Table} */
       const table = msg.table;
       const known = app.tables.has(table.id);
       app.tables.set(table.id, table);
@@ -271,7 +307,7 @@ function handle(msg) {
     case 'error':
       if (msg.code === 'not_authenticated') break;
       app.showError(msg);
-      tableScreen?.onError(msg);
+      tableScreen?.onError();
       break;
     default:
       break;
@@ -298,8 +334,8 @@ function route() {
       window.__rommeTable = tableScreen;
     }
     const table = app.tables.get(id);
-    if (table) tableScreen.setTable(table, []);
-    else tableScreen.waitFor(id);
+    if (table) tableScreen?.setTable(table, []);
+    else tableScreen?.waitFor(id);
     return;
   }
   app.tableId = null;
@@ -310,7 +346,7 @@ function route() {
     document.body.dataset.screen = 'lobby';
     lobbyScreen = new LobbyScreen(app, root);
   }
-  lobbyScreen.update('all');
+  lobbyScreen?.update('all');
 }
 
 window.addEventListener('hashchange', route);

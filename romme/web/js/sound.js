@@ -1,8 +1,10 @@
+// @ts-check
 // Small sounds made on the spot with Web Audio (no sound files): a card's
 // swish, a chime when it is your turn, a little fanfare for a won round.
 // The audio starts only after the player's first click or key, as browsers ask.
 
 const KEY = 'romme.sound';
+/** Made on the first click or key (browsers allow audio only after one). @type {AudioContext | null} */
 let ctx = null;
 let enabled = localStorage.getItem(KEY) !== 'off';
 
@@ -15,12 +17,21 @@ function wake() {
 for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, wake, { passive: true });
 
 export function soundOn() { return enabled; }
+/** @param {boolean} on */
 export function setSound(on) {
   enabled = on;
   localStorage.setItem(KEY, on ? 'on' : 'off');
 }
 
-function tone(freq, start, length, gain = 0.08, type = 'sine') {
+/**
+ * @param {AudioContext} ctx
+ * @param {number} freq
+ * @param {number} start
+ * @param {number} length
+ * @param {number} [gain]
+ * @param {OscillatorType} [type]
+ */
+function tone(ctx, freq, start, length, gain = 0.08, type = 'sine') {
   const osc = ctx.createOscillator();
   const amp = ctx.createGain();
   osc.type = type;
@@ -33,7 +44,11 @@ function tone(freq, start, length, gain = 0.08, type = 'sine') {
   osc.stop(start + length + 0.02);
 }
 
-function swish(start) {
+/**
+ * @param {AudioContext} ctx
+ * @param {number} start
+ */
+function swish(ctx, start) {
   const length = 0.09;
   const buffer = ctx.createBuffer(1, Math.floor(ctx.sampleRate * length), ctx.sampleRate);
   const data = buffer.getChannelData(0);
@@ -49,11 +64,13 @@ function swish(start) {
   source.start(start);
 }
 
+/** @param {'card' | 'turn' | 'win' | 'end'} kind */
 export function play(kind) {
-  if (!enabled || !ctx || ctx.state !== 'running') return;
-  const now = ctx.currentTime;
-  if (kind === 'card') swish(now);
-  else if (kind === 'turn') { tone(660, now, 0.18); tone(880, now + 0.12, 0.25); }
-  else if (kind === 'win') [523, 659, 784, 1047].forEach((f, i) => tone(f, now + i * 0.11, 0.3, 0.07, 'triangle'));
-  else if (kind === 'end') { tone(392, now, 0.25, 0.06, 'triangle'); tone(330, now + 0.2, 0.35, 0.06, 'triangle'); }
+  const c = ctx;
+  if (!enabled || !c || c.state !== 'running') return;
+  const now = c.currentTime;
+  if (kind === 'card') swish(c, now);
+  else if (kind === 'turn') { tone(c, 660, now, 0.18); tone(c, 880, now + 0.12, 0.25); }
+  else if (kind === 'win') [523, 659, 784, 1047].forEach((f, i) => tone(c, f, now + i * 0.11, 0.3, 0.07, 'triangle'));
+  else if (kind === 'end') { tone(c, 392, now, 0.25, 0.06, 'triangle'); tone(c, 330, now + 0.2, 0.35, 0.06, 'triangle'); }
 }

@@ -1,19 +1,36 @@
+// @ts-check
 // The one WebSocket of docs/protocol.md: connects, reconnects with backoff
 // after a network loss, matches replies to requests by "id", and tells the
 // app about every message and about its own state.
 
+/** @import { Message, ServerError } from './types.js' */
+
+/** @typedef {'idle' | 'connecting' | 'open' | 'reconnecting' | 'refused' | 'closed'} ConnState */
+
 export class Connection {
+  /**
+   * @param {{onMessage: (msg: any) => void, onState?: (state: ConnState) => void, onAuthLost?: () => void}} handlers
+   */
   constructor({ onMessage, onState, onAuthLost }) {
     this.onMessage = onMessage;
     this.onState = onState;
     this.onAuthLost = onAuthLost;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.nextId = 1;
+    /** Requests waiting for their reply, by id. @type {Map<string, {resolve: (msg: any) => void, reject: (err: ServerError) => void}>} */
     this.pending = new Map();
     this.retry = 0;
     this.closedOnPurpose = false;
+    /** @type {ConnState} */
     this.state = 'idle';
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.beat = undefined;
+    this.lastHeard = 0;
+    /** The code of the last error the server sent without an id. @type {string | null} */
+    this.lastError = null;
   }
 
   url() {
@@ -22,6 +39,7 @@ export class Connection {
     return base.href;
   }
 
+  /** @param {ConnState} state */
   setState(state) {
     if (this.state === state) return;
     this.state = state;
@@ -46,10 +64,10 @@ export class Connection {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === 'error' && msg.id === undefined) this.lastError = msg.code;
-      if (msg.id !== undefined && this.pending.has(msg.id)) {
-        const { resolve, reject } = this.pending.get(msg.id);
+      const waiting = msg.id === undefined ? undefined : this.pending.get(msg.id);
+      if (waiting) {
         this.pending.delete(msg.id);
-        if (msg.type === 'error') reject(msg); else resolve(msg);
+        if (msg.type === 'error') waiting.reject(msg); else waiting.resolve(msg);
       }
       this.onMessage(msg);
     });
@@ -117,15 +135,24 @@ export class Connection {
     this.socket = null;
   }
 
-  /** Send a message; returns its id. Dropped (false) while disconnected. */
+  /**
+   * Send a message; returns its id. Dropped (false) while disconnected.
+   * @param {Message} msg
+   * @returns {string | false}
+   */
   send(msg) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
-    const id = msg.id ?? `c${this.nextId++}`;
+    const id = typeof msg.id === 'string' ? msg.id : `c${this.nextId++}`;
     this.socket.send(JSON.stringify({ ...msg, id }));
     return id;
   }
 
-  /** Send and wait for the reply (or error) that carries the same id. */
+  /**
+   * Send and wait for the reply (or error) that carries the same id.
+   * @param {Message} msg
+   * @param {number} [timeoutMs]
+   * @returns {Promise<any>}
+   */
   request(msg, timeoutMs = 10000) {
     return new Promise((resolve, reject) => {
       const id = this.send(msg);

@@ -1,0 +1,86 @@
+// @ts-check
+// The table screen's elements, built once (and again when the language changes):
+// the felt with piles, opponents, melds and the own hand; the side panel with
+// timer, limit, buttons and chat. The other modules fill them.
+
+import { t, translateDom } from '../i18n.js';
+import { setSound, soundOn } from '../sound.js';
+import { h, languagePicker } from '../ui.js';
+import { chatForm, limitChat } from '../widgets.js';
+
+/** @import { TableScreen } from './screen.js' */
+
+/**
+ * Build the screen's elements into `screen.root`; returns them by name.
+ * @param {TableScreen} screen
+ */
+export function buildTable(screen) {
+  const app = screen.app;
+  const state = screen.state;
+  const back = h('button.icon-btn.to-lobby', { id: 'to-lobby', onclick: () => app.openLobby(), 'data-i18n-label': 'table.to_lobby', 'data-i18n-title': 'table.to_lobby' }, '←');
+  const stock = h('button.pile.stock', { id: 'stock', onclick: () => screen.draw('stock') });
+  const discard = h('button.pile.discard', { id: 'discard', onclick: () => screen.draw('discard') });
+  const piles = h('div.piles', stock, discard);
+  const opponents = h('div.opponents', { id: 'opponents' });
+  const melds = h('div.melds', { id: 'melds', 'aria-label': t('table.melds') });
+  const center = h('div.center', melds);
+  const lay = h('button.primary.lay', { id: 'lay-cards', onclick: () => screen.layCards() });
+  const knock = h('button.knock', { id: 'knock', onclick: () => screen.knock(), hidden: true });
+  const sortSuit = h('button.tool', { id: 'sort-suit', onclick: () => screen.sortHand('suit'), 'data-i18n': 'table.sort_suit' });
+  const sortRank = h('button.tool', { id: 'sort-rank', onclick: () => screen.sortHand('rank'), 'data-i18n': 'table.sort_rank' });
+  const hintBtn = h('button.tool', { id: 'hint', onclick: () => screen.askHint(), 'data-i18n': 'table.hint' });
+  const status = h('div.turn-status', { id: 'turn-status', 'aria-live': 'polite' });
+  const handActions = h('div.hand-actions', lay, knock, sortSuit, sortRank, hintBtn);
+  const hand = h('div.hand', { id: 'hand', role: 'group', 'data-i18n-label': 'table.your_hand', onkeydown: (/** @type {KeyboardEvent} */ e) => screen.handKey(e) });
+  const meName = h('div.me-label', { id: 'me-label' });
+  const me = h('div.me-area', status, handActions, hand, meName);
+  const waiting = h('div.waiting', { id: 'waiting', hidden: true });
+  const overlay = h('div.overlay', { id: 'overlay', hidden: true });
+
+  const timerRing = h('div.timer', { id: 'timer', role: 'timer' });
+  const limit = h('div.limit', { id: 'limit' });
+  const info = h('button', { id: 'player-info', onclick: () => screen.playerInfoDialog(), 'data-i18n': 'table.player_info' });
+  const invite = h('button', { id: 'invite', onclick: () => screen.inviteDialog(), 'data-i18n': 'table.invite' });
+  const results = h('button', { id: 'results', onclick: () => screen.openResults(), 'data-i18n': 'table.results' });
+  const leave = h('button.ghost', { id: 'leave', onclick: () => screen.leave(), 'data-i18n': 'table.leave' });
+  const rules = h('ul.chips.small', { id: 'table-settings' });
+  const chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite' });
+  const chat = chatForm('table-chat-input', (text) => {
+    if (!state.table) return false;
+    app.send({ type: 'table_chat', table: state.table.id, text });
+    return true;
+  });
+  const sideToggle = h('button.icon-btn.side-toggle', { id: 'side-toggle', 'aria-expanded': 'false', 'data-i18n-label': 'table.menu',
+    onclick: () => screen.toggleSide() }, h('span.unread', { hidden: true }), '☰');
+  const miniTimer = h('span.mini-timer', { id: 'mini-timer' });
+  const miniLimit = h('span.mini-limit', { id: 'mini-limit' });
+  const mini = h('div.mini-info',
+    h('button.icon-btn', { onclick: () => app.openLobby(), 'data-i18n-label': 'table.to_lobby' }, '←'),
+    miniTimer, miniLimit, h('span.spacer'), sideToggle);
+  const felt = h('div.felt', mini, h('div.felt-top', back, piles, opponents), center, waiting, me, overlay);
+  const side = h('aside.side', { id: 'side' },
+    h('button.icon-btn.side-close', { onclick: () => screen.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
+    h('div.side-top', timerRing, limit),
+    h('div.side-buttons', info, invite, results, leave),
+    h('div.side-lang', languagePicker(),
+      h('button.small.ghost', { id: 'keys-help', onclick: () => screen.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
+      h('button.small.ghost', {
+        id: 'sound', 'aria-pressed': String(soundOn()), 'data-i18n': 'table.sound',
+        onclick: (/** @type {MouseEvent & {currentTarget: HTMLElement}} */ e) => {
+          setSound(!soundOn());
+          e.currentTarget.setAttribute('aria-pressed', String(soundOn()));
+        },
+      })),
+    rules,
+    h('h2.chat-title', { 'data-i18n': 'table.chat' }), chatLog, chat);
+  screen.root.replaceChildren(h('div.table-screen', felt, side, h('div.side-scrim', { onclick: () => screen.toggleSide(false) })));
+  translateDom(screen.root);
+  limitChat(screen.root, app.chatMax);
+  return {
+    stock, discard, piles, opponents, melds, center, lay, knock, sortSuit, sortRank, hintBtn, status,
+    handActions, hand, meName, me, waiting, overlay, timerRing, limit, invite, results, rules, chatLog,
+    sideToggle, miniTimer, miniLimit,
+  };
+}
+
+/** @typedef {ReturnType<typeof buildTable>} Elements */

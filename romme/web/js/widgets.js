@@ -1,0 +1,112 @@
+// @ts-check
+// Pieces both screens show: a table's settings as chips, a player's info dialog,
+// a chat log and its form.
+
+import { api } from './api.js';
+import { formatTime, t } from './i18n.js';
+import { avatar, clear, dialog, h } from './ui.js';
+
+/** @import { App, ChatMessage, Settings } from './types.js' */
+
+/** The level offered first for a computer opponent ("New game", "Start with computers in the free seats"). */
+export const DEFAULT_BOT_LEVEL = 'casual';
+
+/**
+ * Short chips that describe a table's settings.
+ * @param {Settings | null | undefined} settings
+ * @returns {string[]}
+ */
+export function settingsChips(settings) {
+  const s = settings || {};
+  const chips = [];
+  chips.push(t(s.preset === 'three-rounds' ? 'settings.preset_three_rounds' : 'settings.preset_classic'));
+  if (s.preset !== 'three-rounds') {
+    chips.push(s.point_limit === 1 ? t('settings.single_round') : t('settings.limit_n', { n: s.point_limit ?? 100 }));
+    if (s.hand_rummy !== false) chips.push(t('settings.hand_rummy'));
+    if (s.knock) chips.push(t('settings.knock'));
+  }
+  chips.push(t('settings.seconds_n', { n: s.turn_seconds ?? 30 }));
+  if (s.access === 'invite') chips.push(t('settings.invite_only'));
+  return chips;
+}
+
+/**
+ * A player's rating, games and recent results; `extra` adds a part (a button) below.
+ * @param {App} app
+ * @param {string} nickname
+ * @param {(dlg: {close: () => void}) => HTMLElement | null} [extra]
+ */
+export function showPlayerInfo(app, nickname, extra) {
+  const body = h('div.player-info', h('p.muted', t('common.loading')));
+  const dlg = dialog(t('info.title', { name: nickname }), body, { className: 'info-dialog' });
+  api.player(nickname).then((info) => {
+    clear(body);
+    const rate = info.games_played ? Math.round((100 * info.games_won) / info.games_played) : 0;
+    // DOM append() would write a missing part (no invite button) as the text "null".
+    body.append(...[
+      h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
+        h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
+      h('dl.info-stats',
+        // A guest's rating is not kept: there is none to show.
+        h('dt', t('info.rating')), h('dd', { id: 'info-rating' }, info.guest ? '–' : String(Math.round(info.rating))),
+        h('dt', t('info.games_played')), h('dd', String(info.games_played)),
+        h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
+      h('h3', t('info.recent')),
+      info.recent && info.recent.length
+        ? h('ul.recent', info.recent.map((g) => h('li', h('span', new Date(g.finished_at).toLocaleDateString()),
+          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
+        : h('p.muted', t('info.no_games')),
+      extra ? extra(dlg) : null,
+      h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
+    ].filter((part) => part !== null));
+  }).catch((err) => {
+    clear(body);
+    body.append(h('p.form-error', app.errorText(err)), h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))));
+  });
+}
+
+/**
+ * Show `messages` in `log`, scrolled to the newest.
+ * @param {HTMLElement} log
+ * @param {ChatMessage[] | null | undefined} messages
+ */
+export function renderChatLog(log, messages) {
+  clear(log);
+  for (const m of messages || []) {
+    log.append(h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)));
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+/**
+ * A chat's input and send button; `say` gets the trimmed text (never empty).
+ * The input takes at most the server's `chat_max` characters, known once the
+ * `welcome` came: `limitChat` sets it (again) on every form on the page.
+ * @param {string} inputId
+ * @param {(text: string) => boolean | void} say false: the text was not sent, keep it
+ * @returns {HTMLFormElement}
+ */
+export function chatForm(inputId, say) {
+  const input = h('input', { id: inputId, autocomplete: 'off', 'data-i18n-placeholder': 'chat.placeholder', 'data-i18n-label': 'chat.placeholder' });
+  input.dataset.chatInput = '';
+  return h('form.chat-form', {
+    onsubmit: (/** @type {Event} */ e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (!text || say(text) === false) return;
+      input.value = '';
+    },
+  }, input, h('button', { type: 'submit', 'data-i18n': 'chat.send' }));
+}
+
+/**
+ * Limit every chat input under `root` to the server's `chat_max`.
+ * @param {ParentNode} root
+ * @param {number | null} max
+ */
+export function limitChat(root, max) {
+  if (max === null) return;
+  for (const input of root.querySelectorAll('input[data-chat-input]')) {
+    if (input instanceof HTMLInputElement) input.maxLength = max;
+  }
+}
