@@ -11,12 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.web.conftest import shot
-from tests.web.test_i18n import LANGS, missing, switch
+from tests.web.test_i18n import LANGS, catalog, missing, switch
 from tests.web.test_summary import over_the_limit, round_over_view, show
 from tests.web.ui import login_guest
 
 WIDE = {"width": 1366, "height": 800}
 NARROW = {"width": 360, "height": 740}
+LEVELS = ["beginner", "casual", "strong", "expert"]
 
 # Labels that do not fit: the button's (or the shortened element's) own text is wider
 # than its box, runs outside the button or wraps onto a second line, or the button
@@ -60,7 +61,14 @@ _MEASURE = """() => {
   for (const el of document.querySelectorAll('*')) {
     if (getComputedStyle(el).textOverflow !== 'ellipsis' || !shown(el) || !worded(el)) continue;
     if (el.closest('.player-link, .chat-log')) continue;
-    if (el.scrollWidth > el.clientWidth + 1) found.push(`${name(el)}: shortened, ${el.scrollWidth} px in ${el.clientWidth} px`);
+    // The browser shortens a text that is a fraction of a pixel too wide: measure exactly.
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const style = getComputedStyle(el);
+    const room = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+    const text = range.getBoundingClientRect().width;
+    if (text > room + 0.01) found.push(`${name(el)}: shortened, ${text.toFixed(2)} px in ${room.toFixed(2)} px`);
   }
   return found;
 }"""
@@ -122,7 +130,8 @@ def test_every_label_fits_in_every_language(server: str, new_context: Any) -> No
     page.click("#waiting button.ghost")
     page.wait_for_selector("#new-game")
 
-    # A game against three computer players of every level.
+    # A game against three computer players (their names at the table are set to the
+    # three longest of the language shown).
     page.click("#new-game")
     page.select_option("#ng-opponents", "3")
     for seat, level in ((1, "beginner"), (2, "casual"), (3, "strong")):
@@ -138,7 +147,19 @@ def test_every_label_fits_in_every_language(server: str, new_context: Any) -> No
             page.click("#side-toggle" if open_ else "#side .side-close")
             page.wait_for_timeout(300)
 
-    fit.check("table")
+    def longest_seat_names() -> None:
+        """The three computer levels whose names are longest in the language shown."""
+        names = catalog(page.evaluate("() => document.documentElement.lang"))
+        levels = sorted(LEVELS, key=lambda level: len(names[f"bot.{level}"]), reverse=True)[:3]
+        page.evaluate(
+            """(levels) => { const app = window.__romme; const table = app.tables.get(app.tableId);
+                 levels.forEach((level, i) => { table.seats[i + 1].bot = level; });
+                 window.__rommeTable.render([]); }""",
+            levels,
+        )
+        assert names[f"bot.{levels[0]}"] in page.inner_text("#opponents")
+
+    fit.check("table", longest_seat_names)
     fit.check("table side panel", lambda: side(True), lambda: side(False))
     for button, screen in (("#leave", "leave dialog"), ("#player-info", "player info")):
         fit.check(
