@@ -27,6 +27,15 @@ def round_over_view() -> dict[str, Any]:
     return view
 
 
+def over_the_limit(view: dict[str, Any]) -> dict[str, Any]:
+    """The same round over, with seat 0 over the limit of 50 and out of the game."""
+    out = copy.deepcopy(view)
+    out["active"][0] = False
+    out["results"][-1]["eliminated"] = [0]
+    out["results"][-1]["totals"][0] = 61
+    return out
+
+
 def show(
     page: Any,
     view: dict[str, Any],
@@ -75,13 +84,9 @@ def test_next_and_exit_between_rounds(server: str, new_context: Any) -> None:
     shot(page, "summary-next")
 
     # Seat 0 went over the limit: a red cross over the name, and "Exit".
-    out = copy.deepcopy(view)
-    out["active"][0] = False
-    out["results"][-1]["eliminated"] = [0]
-    out["results"][-1]["totals"][0] = 61
     page.evaluate("window.__romme.openLobby()")
     page.wait_for_selector("#new-game")
-    show(page, out, 9002)
+    show(page, over_the_limit(view), 9002)
     assert page.locator("#summary tbody tr").first.locator(".red-cross").count() == 1
     assert page.locator("#summary-next").count() == 0
     page.set_viewport_size(PHONE)
@@ -109,7 +114,7 @@ def test_a_stalled_round_says_why_nobody_scores(server: str, new_context: Any) -
     show(page, stalled_view(), 9003)
     text = page.locator(".summary-sub").inner_text()
     catalog = json.loads((WEB_DIR / "locales" / "en.json").read_text())
-    assert text == catalog["summary.stalled"].replace("{n}", "4")
+    assert text == catalog["summary.stalled"]["other"].replace("{n}", "4")
     assert page.locator("#summary-next").is_enabled()
 
 

@@ -1,6 +1,13 @@
 // Locale catalogs: every text the page shows comes from locales/<lang>.json.
-// Keys are flat ("lobby.new_game"); placeholders are {name}; plural forms are
-// keys ending in ".one" / ".other" chosen with Intl.PluralRules.
+// Keys are flat ("lobby.new_game"); placeholders are {name}. A text that
+// counts something is an object of plural forms instead of a string:
+//   "lobby.free_seats": { "=0": "no free seats", "one": "{n} free seat", "other": "{n} free seats" }
+// The forms are the CLDR categories (zero, one, two, few, many, other) that the
+// browser's Intl.PluralRules gives for the language, and exact forms "=N" that
+// win over them. The count is the key's first placeholder holding a number or a
+// list (a list counts its items), so call sites pass the same params as for a
+// plain text. A list fills its placeholder as "A, B and C" in the language.
+// docs/glossary.md names the words every catalog uses.
 
 export const LANGUAGES = {
   en: 'English', de: 'Deutsch', pt: 'Português', es: 'Español', nl: 'Nederlands',
@@ -8,6 +15,8 @@ export const LANGUAGES = {
 const STORE_KEY = 'romme.lang';
 let lang = 'en';
 let catalog = {};
+let pluralRules = new Intl.PluralRules(lang);
+let listFormat = new Intl.ListFormat(lang, { type: 'conjunction' });
 const listeners = new Set();
 /** Keys asked for that no catalog holds (the tests read this). */
 export const missing = new Set();
@@ -34,6 +43,8 @@ export async function setLanguage(code, { save = true } = {}) {
   // Every catalog is complete (a test checks it), so no fallback is loaded.
   catalog = await load(code);
   lang = code;
+  pluralRules = new Intl.PluralRules(code);
+  listFormat = new Intl.ListFormat(code, { type: 'conjunction' });
   document.documentElement.lang = code;
   if (save) localStorage.setItem(STORE_KEY, code);
   translateDom(document);
@@ -43,17 +54,39 @@ export async function setLanguage(code, { save = true } = {}) {
 export function currentLanguage() { return lang; }
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
+function fill(value) {
+  return Array.isArray(value) ? listFormat.format(value.map(String)) : String(value);
+}
+
 function format(text, params) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params && name in params ? String(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name) => (params && name in params ? fill(params[name]) : m));
+}
+
+/** The number a plural text is chosen by: its first placeholder holding a number or a
+ * list, else one holding a number already written out (a score such as "−12"). */
+function countOf(forms, params) {
+  const values = [...(forms.other ?? '').matchAll(/\{(\w+)\}/g)].map(([, name]) => params?.[name]);
+  for (const value of values) {
+    if (typeof value === 'number') return value;
+    if (Array.isArray(value)) return value.length;
+  }
+  for (const value of values) {
+    const written = typeof value === 'string' && value.trim() ? Number(value.replace('−', '-')) : NaN;
+    if (Number.isFinite(written)) return written;
+  }
+  // A single name or card in the placeholder (no number, no list) is one thing.
+  return 1;
+}
+
+function pluralForm(forms, params) {
+  const count = countOf(forms, params);
+  return forms[`=${count}`] ?? forms[pluralRules.select(count)] ?? forms.other;
 }
 
 /** The text of `key` in the current language, with {placeholders} filled in. */
 export function t(key, params) {
   let text = catalog[key];
-  if (text === undefined && params && typeof params.n === 'number') {
-    const form = new Intl.PluralRules(lang).select(params.n);
-    text = catalog[`${key}.${form}`] ?? catalog[`${key}.other`];
-  }
+  if (text !== null && typeof text === 'object') text = pluralForm(text, params);
   if (text === undefined) {
     missing.add(key);
     console.warn(`missing text: ${key}`);

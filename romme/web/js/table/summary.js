@@ -81,7 +81,7 @@ export function renderSummary(screen) {
     const waiting = nextRound?.waiting_for || [];
     const said = state.nextSent === v.round_no || (!!nextRound && !waiting.includes(me));
     buttons.push(h('button.primary.big', { id: 'summary-next', disabled: said, onclick: () => next(screen) }, t('summary.next')));
-    if (said && waiting.length) buttons.push(h('p.muted', t('summary.waiting_for', { names: waiting.map((s) => state.seatName(s)).join(', ') })));
+    if (said && waiting.length) buttons.push(h('p.muted', t('summary.waiting_for', { names: waiting.map((s) => state.seatName(s)) })));
   }
   if (why === 'reopened') buttons.push(h('button.big', { id: 'summary-close', onclick: () => { state.reopened = false; screen.render([]); } }, t('common.close')));
   const title = gameOver ? gameOverTitle(screen) : t('summary.title', { n: result.round_no });
@@ -167,7 +167,7 @@ function gameOverTitle(screen) {
   const v = state.view;
   if (!v) return '';
   if (v.seat !== null && v.winners.includes(v.seat)) return t('summary.you_won');
-  const names = v.winners.map((s) => state.seatName(s)).join(', ');
+  const names = v.winners.map((s) => state.seatName(s));
   return t('summary.game_over', { names });
 }
 
