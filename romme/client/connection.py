@@ -21,7 +21,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -143,11 +143,12 @@ class Client:
         self._closing = True
         if self._ws is not None:
             await self._ws.close()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-            self._reader = None
+        for task in [self._reader, *self._background]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._reader = None
         await self.http.close()
 
     async def _open(self) -> None:
@@ -240,11 +241,21 @@ class Client:
                     log.info("%s; trying again in %.1f s", exc, delay)
                     continue
                 break
-            try:
-                await self._settle()
-            except (Disconnected, ServerError):
-                continue
+            # This task reads the answers that settling waits for: settle beside it.
+            self._spawn(self._settle_again())
+
+    async def _settle_again(self) -> None:
+        try:
+            await self._settle()
+        except (Disconnected, ServerError, TimeoutError) as exc:
+            log.info("reconnected, but not settled: %s", exc)
+        else:
             log.info("reconnected")
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _fail_pending(self) -> None:
         for future in self._pending.values():
@@ -325,9 +336,7 @@ class Client:
             finally:
                 state.resyncing = False
 
-        task = asyncio.create_task(resync())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._spawn(resync())
 
     def _notify(self) -> None:
         """Wake everyone waiting in :meth:`wait_changed`."""
