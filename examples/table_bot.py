@@ -18,7 +18,7 @@ import secrets
 import sys
 
 from romme.bots import LEVELS, make_bot
-from romme.client import Client, ClientError, Decide, play_table
+from romme.client import Client, ClientError, Decide, Settings, play_table
 from romme.engine.actions import Action, Discard, Draw, Lay, LayOff
 from romme.engine.view import SeatView, legal_actions
 
@@ -60,7 +60,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 async def run(args: argparse.Namespace) -> int:
     decide: Decide = plain if args.level == "plain" else make_bot(args.level, seed=1).decide
     opponents = [level.strip() for level in args.opponents.split(",")]
-    settings = {
+    settings: Settings = {
         "seats": len(opponents) + 1,
         "bots": {str(seat): level for seat, level in enumerate(opponents, start=1)},
         "point_limit": args.limit,
@@ -70,7 +70,7 @@ async def run(args: argparse.Namespace) -> int:
         await client.connect()
         print(f"playing as {player.nickname} ({args.level})", flush=True)
         for _ in range(args.games):
-            table = await client.create_table(settings)  # type: ignore[arg-type]
+            table = await client.create_table(settings)
             await client.start_game(table.id)
             end = await play_table(client, table.id, decide)
             winners = " ".join(str(seat) for seat in end.winners)

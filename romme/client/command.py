@@ -218,11 +218,12 @@ async def _main(args: argparse.Namespace, options: BotOptions, password: str | N
 
 
 async def _until_stopped(main: Awaitable[None]) -> None:
-    """Run ``main``; SIGTERM stops it quietly (the seats stay the player's)."""
+    """Run ``main``; SIGTERM and Ctrl-C stop it quietly (the seats stay the player's)."""
     task = asyncio.ensure_future(main)
     loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(stop, task.cancel)
     with contextlib.suppress(asyncio.CancelledError):
         await task
 

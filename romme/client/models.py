@@ -124,6 +124,11 @@ class Timer:
     seconds: int
     knock: KnockWindow | None
 
+    def seconds_left(self, now_ms: int) -> float:
+        """The seat's own time left at server time ``now_ms`` (see
+        :meth:`romme.client.Client.server_now_ms`): the full turn while a knock window is open."""
+        return max(0, self.deadline - max(now_ms, self.start)) / 1000
+
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Timer | None:
         if data is None:

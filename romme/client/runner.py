@@ -153,6 +153,8 @@ class BotRunner:
         """Join a waiting table, or open one; the table's id."""
         warned = False
         while True:
+            if self.client.failure is not None:
+                raise self.client.failure
             try:
                 if self.options.join:
                     state = await self._join_one(self._joinable(await self.client.list_tables()))
@@ -198,6 +200,8 @@ class BotRunner:
                         return await self._until_started(moved)
             if state.status == CLOSED:
                 break
+            if client.failure is not None:
+                raise client.failure
             await client.wait_changed(LOOK_EVERY, change)
         if state.status == CLOSED:
             raise TableClosed(f"table {state.id}: closed ({state.closed_reason})")

@@ -176,6 +176,13 @@ def test_two_bots_meet_at_one_table(
     bots.append(wrong)
     assert wrong.finish() == 1
     assert "bad_credentials" in wrong.output() and "Traceback" not in wrong.output()
+    # SIGTERM stops a bot quietly, here one waiting at the table it opened.
+    waiting = BotProcess(server, tmp_path, "--level", "casual", "--nickname", host, *common)
+    bots.append(waiting)
+    waiting.wait_for(r"table \d+: opened, waiting for players")
+    waiting.proc.send_signal(signal.SIGTERM)
+    assert waiting.finish(timeout=15) == 0, waiting.output()
+    assert "Traceback" not in waiting.output()
 
 
 @pytest.mark.parametrize(

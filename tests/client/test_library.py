@@ -85,6 +85,9 @@ async def test_a_refused_move_is_a_server_error_with_the_protocol_code(
         )
         view = table.view
         assert view is not None
+        timer = table.timer
+        assert timer is not None and timer.seat == 0
+        assert 0 < timer.seconds_left(client.server_now_ms()) <= timer.seconds
         # Discarding before drawing is the engine's refusal, with its code; nothing changes.
         before = table.version
         with pytest.raises(ServerError) as refused:
