@@ -103,6 +103,10 @@ class Client:
         self._retry_ms: int | None = None
         self._watching: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
+        self._seated_before: set[int] = set()
+        """The player's open tables when the newest connection was opened."""
+        self._given_back: set[int] = set()
+        """The tables the server has sent on the newest connection."""
 
     async def __aenter__(self) -> Client:
         return self
@@ -180,25 +184,13 @@ class Client:
                 raise self.failure from exc
             raise Disconnected(f"the server closed the connection ({code})") from exc
         self._ws = ws
-        self._retry_ms = None
 
     async def _settle(self) -> None:
         """Wait until the server has sent what it sends on connect (a ping's answer
-        comes after it); tables not given back since are gone."""
-        before = {tid for tid, t in self.tables.items() if not t.over and t.my_seat is not None}
-        refreshed: set[int] = set()
-
-        def note(data: dict[str, Any]) -> None:
-            if data.get("type") == "table":
-                refreshed.add(int(data["table"]["id"]))
-
-        self._listeners.append(note)
-        try:
-            pong = await self.request({"type": "ping"})
-        finally:
-            self._listeners.remove(note)
+        comes after it); the player's tables not given back since are gone."""
+        pong = await self.request({"type": "ping"})
         self._clock(pong)
-        for table_id in before - refreshed:
+        for table_id in self._seated_before - self._given_back:
             self.tables[table_id].close("not given back after reconnecting")
         for table_id in self._watching:
             with contextlib.suppress(ServerError):
@@ -229,16 +221,20 @@ class Client:
                 return
             log.info("connection lost (%s), reconnecting", code)
             while True:
-                wait = self._retry_ms / 1000 if self._retry_ms is not None else delay
+                # A restarting server says when to come back; after that, or after any
+                # other loss, the pauses grow up to RECONNECT_MAX.
+                if self._retry_ms is not None:
+                    wait, self._retry_ms = self._retry_ms / 1000, None
+                else:
+                    wait, delay = delay, min(RECONNECT_MAX, delay * 2)
                 await asyncio.sleep(wait)
-                delay = min(RECONNECT_MAX, delay * 2)
                 try:
                     await self._open()
                 except ConnectionRefused:
                     self._notify()
                     return
                 except Disconnected as exc:
-                    log.info("%s; trying again in %.1f s", exc, delay)
+                    log.info("%s; trying again", exc)
                     continue
                 break
             # This task reads the answers that settling waits for: settle beside it.
@@ -293,10 +289,15 @@ class Client:
         if kind == "welcome":
             self.player = Player.from_json(data["player"])
             self._clock(data)
+            self._seated_before = {
+                tid for tid, t in self.tables.items() if not t.over and t.my_seat is not None
+            }
+            self._given_back = set()
         elif kind in ("lobby", "lobby_update"):
             self.lobby = Lobby.from_json(data)
         elif kind == "table":
             self._table(data["table"]["id"]).apply_table(data["table"])
+            self._given_back.add(data["table"]["id"])
         elif kind == "update" and table_id in self.tables:
             state = self.tables[table_id]
             if not state.apply_update(data) and not state.resyncing:

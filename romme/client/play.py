@@ -19,7 +19,6 @@ for the server's turn timer, which plays for the seat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -71,7 +70,8 @@ class _Seat:
         self.said_back = False
 
     async def step(self) -> None:
-        """Do whatever the seat should do now (at most one request)."""
+        """Do whatever the seat should do now (at most one request). A request the
+        connection lost on the way is sent again once the table has come back."""
         state = self.state
         view = state.view
         info = state.my_info
@@ -79,18 +79,15 @@ class _Seat:
             return
         if info.away and not self.said_back:
             # Back after a break (a restart, a lost connection): play the seat ourselves.
-            self.said_back = True
-            await self.client.back(state.id)
+            self.said_back = await self._send(self.client.back(state.id), "back")
             return
         if not info.away:
             self.said_back = False
         if view.phase == "round_over":
             if view.round_no not in self.said_next:
                 self.said_next.add(view.round_no)
-                try:
-                    await self.client.next_round(state.id)
-                except ServerError as exc:  # the next deal came first
-                    log.debug("table %s: next_round: %s", state.id, exc.code)
+                if not await self._send(self.client.next_round(state.id), "next_round"):
+                    self.said_next.discard(view.round_no)
             return
         if view.phase not in ("draw", "play"):
             return
@@ -108,6 +105,19 @@ class _Seat:
             await self.client.act(state.id, action)
         except ServerError as exc:
             await self._refused(version, action, exc)
+        except (Disconnected, TimeoutError):
+            self.acted.discard(version)
+
+    async def _send(self, request: Awaitable[object], what: str) -> bool:
+        """Await a request whose refusal changes nothing for the loop (the next
+        deal came first, say); False if it was lost with the connection."""
+        try:
+            await request
+        except ServerError as exc:
+            log.debug("table %s: %s: %s", self.state.id, what, exc.code)
+        except (Disconnected, TimeoutError):
+            return False
+        return True
 
     async def _refused(self, version: int, action: Action, exc: ServerError) -> None:
         state = self.state
@@ -117,8 +127,7 @@ class _Seat:
             return
         # The view may be stale: fetch the table and decide again on what it says.
         await asyncio.sleep(0.2 * count)
-        if state.version == version:
-            await self.client.resync(state.id)
+        if state.version == version and await self._send(self.client.resync(state.id), "resync"):
             self.acted.discard(version)
 
 
@@ -141,9 +150,7 @@ async def play_table(client: Client, table_id: int, decide: Decide) -> GameOver:
         if client.failure is not None:
             raise client.failure
         if client.connected:
-            # If the connection drops, the client reconnects and the server sends the table again.
-            with contextlib.suppress(Disconnected):
-                await seat.step()
+            await seat.step()
         # Check again at least every few seconds: the changes a move waits for come
         # as messages, the timer's ends too, but a lost message must not stall the seat.
         await client.wait_changed(5.0, change)

@@ -75,18 +75,26 @@ class BotRunner:
         games = self.options.games
         return games is not None and self.games_ended >= games
 
-    async def run(self) -> None:
-        """Play until ``options.games`` games have ended (or for ever); raise the
-        client's failure if the connection ends for good."""
+    def _claim_held(self, most: int | None = None) -> list[int]:
+        """The tables where the player holds a seat that no slot plays yet: those given
+        back on connect, or a seat whose ``join_table`` answer a lost connection took."""
         held = sorted(
             state.id
             for state in self.client.tables.values()
-            if state.my_seat is not None and state.status in (WAITING, PLAYING)
-        )
+            if state.my_seat is not None
+            and state.status in (WAITING, PLAYING)
+            and state.id not in self._busy
+        )[:most]
         self._busy.update(held)
         for table_id in held:
             state = self.client.tables[table_id]
             log.info("table %s: resumed at seat %s (%s)", table_id, state.my_seat, state.status)
+        return held
+
+    async def run(self) -> None:
+        """Play until ``options.games`` games have ended (or for ever); raise the
+        client's failure if the connection ends for good."""
+        held = self._claim_held()
         slots = max(self.options.tables, len(held))
         tasks = [
             asyncio.create_task(self._slot(index, held[index] if index < len(held) else None))
@@ -155,6 +163,9 @@ class BotRunner:
         while True:
             if self.client.failure is not None:
                 raise self.client.failure
+            held = self._claim_held(most=1)
+            if held:
+                return held[0]
             try:
                 if self.options.join:
                     state = await self._join_one(self._joinable(await self.client.list_tables()))

@@ -14,6 +14,7 @@ from romme.client import Client, ConnectionRefused, ServerError, TableState, pla
 from romme.engine.actions import Discard, Draw
 from romme.engine.game import Game
 from romme.engine.view import SeatView
+from tests.server.conftest import ServerFactory
 from tests.server.helpers import ServerProcess
 from tests.server.verify import Replay, check_log, check_messages
 
@@ -142,6 +143,28 @@ async def test_a_lost_connection_is_opened_again_and_the_game_goes_on(
     assert drops == 2
     log = game_log(shared_server, table.id)
     check_log(log, list(end.winners))
+
+
+async def test_a_server_restart_is_waited_out_and_the_game_goes_on(
+    make_server: ServerFactory,
+) -> None:
+    server = make_server(bot_delay=0.1)
+    client = await guest(server, "restart")
+    messages = recorder(client)
+    try:
+        table = await client.create_table({"seats": 2, "bots": {"1": "beginner"}, "point_limit": 1})
+        await client.start_game(table.id)
+        playing = asyncio.create_task(play_table(client, table.id, make_bot("casual").decide))
+        await client.wait_for(lambda: (table.version or 0) >= 6, timeout=60)
+        assert await asyncio.to_thread(server.stop) == 0
+        await client.wait_for(lambda: not client.connected, timeout=10)
+        await asyncio.to_thread(server.start)  # the same port, the same database
+        end = await asyncio.wait_for(playing, 120)
+    finally:
+        await client.close()
+    assert any(m["type"] == "shutdown" for m in messages)
+    assert any(m["type"] == "welcome" for m in messages)  # the second one
+    check_log(game_log(server, table.id), list(end.winners))
 
 
 async def test_a_missed_update_is_asked_for_again(shared_server: ServerProcess) -> None:
