@@ -97,7 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-join", action="store_true", help="open its own tables, never join others'"
     )
     parser.add_argument(
-        "--games", type=int, default=None, metavar="N", help="stop after N games (default: never)"
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play N games, then stop (default: never stop)",
     )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="the bots' seed")
     parser.add_argument("--quiet", "-q", action="store_true", help="report only problems")

@@ -169,21 +169,26 @@ class Client:
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise Disconnected(f"cannot connect to {self.ws_url}: {exc}") from exc
         # welcome and lobby come first; a refused connection gets an error and a close.
+        welcomed = False
         try:
-            while self.lobby is None or not self.connected:
-                data = json.loads(await ws.recv())
-                if data.get("type") == "welcome":
-                    self.connected = True
-                    self.lobby = None
-                self._handle(data)
+            async with asyncio.timeout(self.request_timeout):
+                while self.lobby is None or not welcomed:
+                    data = json.loads(await ws.recv())
+                    if data.get("type") == "welcome":
+                        welcomed = True
+                        self.lobby = None
+                    self._handle(data)
         except ConnectionClosed as exc:
-            self.connected = False
             code = ws.close_code or 1006
             if code in FATAL_CLOSE_CODES:
                 self.failure = ConnectionRefused(code, FATAL_CLOSE_CODES[code])
                 raise self.failure from exc
             raise Disconnected(f"the server closed the connection ({code})") from exc
+        except TimeoutError as exc:
+            await ws.close()
+            raise Disconnected("the server did not say welcome") from exc
         self._ws = ws
+        self.connected = True
 
     async def _settle(self) -> None:
         """Wait until the server has sent what it sends on connect (a ping's answer

@@ -52,7 +52,8 @@ class BotOptions:
     own table after ``wait`` seconds; ``None``: wait for people however long it takes."""
     wait: float = 30.0
     games: int | None = None
-    """Stop after this many games have ended (``None``: play on until stopped)."""
+    """Play this many games, then stop (``None``: play on until stopped). Seats
+    taken back after a restart count too."""
     seed: int | None = None
     """Seed of the bots' decisions (``None``: a new one per table)."""
 
@@ -64,6 +65,8 @@ class BotRunner:
         self.client = client
         self.options = options
         self.games_ended = 0
+        self._games_taken = 0
+        """Seats taken (or taken back) for a game: played, or being played."""
         self._busy: set[int] = set()
         """Tables a slot of this runner has taken."""
 
@@ -73,7 +76,7 @@ class BotRunner:
 
     def _done(self) -> bool:
         games = self.options.games
-        return games is not None and self.games_ended >= games
+        return games is not None and self._games_taken >= games
 
     def _claim_held(self, most: int | None = None) -> list[int]:
         """The tables where the player holds a seat that no slot plays yet: those given
@@ -92,8 +95,8 @@ class BotRunner:
         return held
 
     async def run(self) -> None:
-        """Play until ``options.games`` games have ended (or for ever); raise the
-        client's failure if the connection ends for good."""
+        """Play ``options.games`` games (or for ever); raise the client's failure if
+        the connection ends for good."""
         held = self._claim_held()
         slots = max(self.options.tables, len(held))
         tasks = [
@@ -114,11 +117,15 @@ class BotRunner:
             if table_id is None:
                 if index >= self.options.tables or self._done():
                     return
+                self._games_taken += 1
                 table_id = await self._take_seat()
+            else:
+                self._games_taken += 1
             try:
                 await self._play(table_id)
             except TableClosed as exc:
                 log.info("%s", exc)
+                self._games_taken -= 1  # no game was played there
             finally:
                 self._busy.discard(table_id)
             table_id = None
