@@ -135,9 +135,9 @@ def test_a_killed_bot_started_again_resumes_its_seat(
 
 
 def test_two_bots_meet_at_one_table(
-    make_server: ServerFactory, tmp_path: Path, bots: list[BotProcess]
+    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
 ) -> None:
-    server = make_server()
+    server = shared_server
     host, guest = nickname("host"), nickname("acct")
     common = ["--limit", "1", "--games", "1", "--session-file", str(tmp_path / "s")]
     first = BotProcess(server, tmp_path, "--level", "beginner", "--nickname", host, *common)
@@ -161,23 +161,48 @@ def test_two_bots_meet_at_one_table(
     log = game_log(server, opened)
     check_log(log, [int(seat) for seat in ended.group(2).split()])
     assert [seat["nickname"] for seat in log["seats"]] == [host, guest]
+
     # A wrong password is refused with the server's reason, and nothing is played.
     (tmp_path / "wrong").write_text("not-the-password\n")
     wrong = BotProcess(
         server,
         tmp_path,
-        "--level",
-        "casual",
-        "--nickname",
-        guest,
-        "--password-file",
-        str(tmp_path / "wrong"),
+        *("--level", "casual", "--nickname", guest),
+        *("--password-file", str(tmp_path / "wrong")),
     )
     bots.append(wrong)
     assert wrong.finish() == 1
     assert "bad_credentials" in wrong.output() and "Traceback" not in wrong.output()
-    # SIGTERM stops a bot quietly, here one waiting at the table it opened.
-    waiting = BotProcess(server, tmp_path, "--level", "casual", "--nickname", host, *common)
+
+
+def test_several_tables_at_once(
+    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
+) -> None:
+    both = BotProcess(
+        shared_server,
+        tmp_path,
+        *("--level", "casual", "--nickname", nickname("two"), "--limit", "1"),
+        *("--tables", "2", "--no-join", "--fill", "beginner", "--wait", "0", "--games", "2"),
+        *("--session-file", str(tmp_path / "two")),
+    )
+    bots.append(both)
+    both.wait_for(r"table (\d+): playing seat 0[\s\S]*table (\d+): playing seat 0")
+    assert both.finish() == 0, both.output()
+    ends = GAME_OVER.findall(both.output())
+    assert len(ends) == 2 and ends[0][0] != ends[1][0], both.output()
+    for table, winners in ends:
+        check_log(game_log(shared_server, int(table)), [int(seat) for seat in winners.split()])
+
+
+def test_sigterm_stops_a_bot_quietly(
+    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
+) -> None:
+    waiting = BotProcess(
+        shared_server,
+        tmp_path,
+        *("--level", "casual", "--nickname", nickname("term"), "--no-join"),
+        *("--session-file", str(tmp_path / "term")),
+    )
     bots.append(waiting)
     waiting.wait_for(r"table \d+: opened, waiting for players")
     waiting.proc.send_signal(signal.SIGTERM)
