@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -69,40 +69,49 @@ class BotProcess:
             self.proc.wait(10)
 
 
+BotStarter = Callable[..., BotProcess]
+
+
 @pytest.fixture
-def bots() -> Iterator[list[BotProcess]]:
+def start_bot(tmp_path: Path) -> Iterator[BotStarter]:
+    """Start ``romme bot`` against a server; every one still running is killed at the end."""
     started: list[BotProcess] = []
-    yield started
+
+    def start(server: ServerProcess, *args: str, env: dict[str, str] | None = None) -> BotProcess:
+        bot = BotProcess(server, tmp_path, *args, env=env)
+        started.append(bot)
+        return bot
+
+    yield start
     for bot in started:
         bot.kill()
 
 
+def as_guest(tmp_path: Path, prefix: str) -> list[str]:
+    """A new guest nickname and the file of its session."""
+    name = nickname(prefix)
+    return ["--nickname", name, "--session-file", str(tmp_path / f"{name}.session")]
+
+
+def ended_games(bot: BotProcess, server: ServerProcess) -> list[int]:
+    """The tables of the games the bot reported, each checked against the server's log."""
+    tables = []
+    for table, winners in GAME_OVER.findall(bot.output()):
+        check_log(game_log(server, int(table)), [int(seat) for seat in winners.split()])
+        tables.append(int(table))
+    return tables
+
+
 def test_a_killed_bot_started_again_resumes_its_seat(
-    make_server: ServerFactory, tmp_path: Path, bots: list[BotProcess]
+    make_server: ServerFactory, tmp_path: Path, start_bot: BotStarter
 ) -> None:
     # Computer opponents that take their time, so that the game is still on when
     # the bot is killed; the turn time (30 s) is longer than the restart takes.
     server = make_server(bot_delay=0.3)
-    name = nickname("res")
-    args = [
-        "--level",
-        "casual",
-        "--nickname",
-        name,
-        "--session-file",
-        str(tmp_path / "session"),
-        "--limit",
-        "1",
-        "--fill",
-        "beginner",
-        "--wait",
-        "0",
-        "--no-join",
-        "--games",
-        "1",
-    ]
-    first = BotProcess(server, tmp_path, *args)
-    bots.append(first)
+    guest = as_guest(tmp_path, "res")
+    args = [*guest, "--level", "casual", "--limit", "1", "--fill", "beginner", "--wait", "0"]
+    args += ["--no-join", "--games", "1"]
+    first = start_bot(server, *args)
     table = int(first.wait_for(r"table (\d+): playing seat 0").group(1))
 
     async def watch_until_killed() -> int:
@@ -118,92 +127,77 @@ def test_a_killed_bot_started_again_resumes_its_seat(
 
     killed_at = asyncio.run(watch_until_killed())
     assert first.proc.returncode == -signal.SIGKILL
-    again = BotProcess(server, tmp_path, *args)
-    bots.append(again)
+    again = start_bot(server, *args)
     assert again.finish() == 0, again.output()
     output = again.output()
     assert f"table {table}: resumed at seat 0 (playing)" in output
     assert "opened" not in output
-    ended = GAME_OVER.search(output)
-    assert ended is not None and int(ended.group(1)) == table, output
+    assert ended_games(again, server) == [table]
     log = game_log(server, table)
-    check_log(log, [int(seat) for seat in ended.group(2).split()])
-    assert log["seats"][0]["nickname"] == name
+    assert log["seats"][0]["nickname"] == guest[1]
     # After the restart the seat was played by the bot itself, not by the server.
     after = [a for a in log["actions"][killed_at:] if a.get("seat") == 0]
     assert any("by" not in action for action in after), after
 
 
 def test_two_bots_meet_at_one_table(
-    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
+    shared_server: ServerProcess, tmp_path: Path, start_bot: BotStarter
 ) -> None:
     server = shared_server
-    host, guest = nickname("host"), nickname("acct")
-    common = ["--limit", "1", "--games", "1", "--session-file", str(tmp_path / "s")]
-    first = BotProcess(server, tmp_path, "--level", "beginner", "--nickname", host, *common)
-    bots.append(first)
+    guest = as_guest(tmp_path, "host")
+    account = nickname("acct")
+    first = start_bot(server, *guest, "--level", "beginner", "--limit", "1", "--games", "1")
     opened = int(first.wait_for(r"table (\d+): opened, waiting for players").group(1))
     # The second one has an account, made on the way (the password from the environment).
-    second = BotProcess(
+    second = start_bot(
         server,
-        tmp_path,
-        *("--level", "strong", "--nickname", guest, "--register", *common),
+        *("--nickname", account, "--register", "--level", "strong", "--games", "1"),
         env={"ROMME_BOT_PASSWORD": "a-password-for-tests"},
     )
-    bots.append(second)
     assert second.finish() == 0, second.output()
     assert first.finish() == 0, first.output()
     assert f"table {opened}: joined at seat 1" in second.output()
     assert "(account)" in second.output() and "(guest)" in first.output()
-    ended = GAME_OVER.search(first.output())
-    assert ended is not None and int(ended.group(1)) == opened
-    assert ended.group(0) in second.output()
+    assert ended_games(first, server) == ended_games(second, server) == [opened]
     log = game_log(server, opened)
-    check_log(log, [int(seat) for seat in ended.group(2).split()])
-    assert [seat["nickname"] for seat in log["seats"]] == [host, guest]
+    assert [seat["nickname"] for seat in log["seats"]] == [guest[1], account]
 
     # A wrong password is refused with the server's reason, and nothing is played.
     (tmp_path / "wrong").write_text("not-the-password\n")
-    wrong = BotProcess(
+    wrong = start_bot(
         server,
-        tmp_path,
-        *("--level", "casual", "--nickname", guest),
-        *("--password-file", str(tmp_path / "wrong")),
+        "--nickname",
+        account,
+        "--password-file",
+        str(tmp_path / "wrong"),
+        "--level",
+        "casual",
     )
-    bots.append(wrong)
     assert wrong.finish() == 1
     assert "bad_credentials" in wrong.output() and "Traceback" not in wrong.output()
 
 
 def test_several_tables_at_once(
-    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
+    shared_server: ServerProcess, tmp_path: Path, start_bot: BotStarter
 ) -> None:
-    both = BotProcess(
+    both = start_bot(
         shared_server,
-        tmp_path,
-        *("--level", "casual", "--nickname", nickname("two"), "--limit", "1"),
-        *("--tables", "2", "--no-join", "--fill", "beginner", "--wait", "0", "--games", "2"),
-        *("--session-file", str(tmp_path / "two")),
+        *as_guest(tmp_path, "two"),
+        *("--level", "casual", "--limit", "1", "--tables", "2", "--games", "2"),
+        *("--no-join", "--fill", "beginner", "--wait", "0"),
     )
-    bots.append(both)
     both.wait_for(r"table (\d+): playing seat 0[\s\S]*table (\d+): playing seat 0")
     assert both.finish() == 0, both.output()
-    ends = GAME_OVER.findall(both.output())
-    assert len(ends) == 2 and ends[0][0] != ends[1][0], both.output()
-    for table, winners in ends:
-        check_log(game_log(shared_server, int(table)), [int(seat) for seat in winners.split()])
+    tables = ended_games(both, shared_server)
+    assert len(set(tables)) == len(tables) == 2, both.output()
 
 
 def test_sigterm_stops_a_bot_quietly(
-    shared_server: ServerProcess, tmp_path: Path, bots: list[BotProcess]
+    shared_server: ServerProcess, tmp_path: Path, start_bot: BotStarter
 ) -> None:
-    waiting = BotProcess(
-        shared_server,
-        tmp_path,
-        *("--level", "casual", "--nickname", nickname("term"), "--no-join"),
-        *("--session-file", str(tmp_path / "term")),
+    waiting = start_bot(
+        shared_server, *as_guest(tmp_path, "term"), "--level", "casual", "--no-join"
     )
-    bots.append(waiting)
     waiting.wait_for(r"table \d+: opened, waiting for players")
     waiting.proc.send_signal(signal.SIGTERM)
     assert waiting.finish(timeout=15) == 0, waiting.output()
