@@ -210,7 +210,7 @@ class Client:
             assert ws is not None
             try:
                 async for text in ws:
-                    self._handle(json.loads(text))
+                    self._receive(text)
                     delay = RECONNECT_FIRST
             except ConnectionClosed:
                 pass
@@ -288,6 +288,17 @@ class Client:
             state = self.tables[table_id] = TableState(table_id)
         return state
 
+    def _receive(self, text: str | bytes) -> None:
+        """One message from the socket. One that cannot be understood is logged and
+        skipped: the connection goes on (a missing update is then asked for again)."""
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            self._handle(data)
+        except Exception:
+            log.exception("cannot read a message from the server: %.200r", text)
+
     def _handle(self, data: dict[str, Any]) -> None:
         kind = data.get("type")
         table_id = data.get("table")
@@ -327,7 +338,10 @@ class Client:
             if not future.done():
                 future.set_result(data)
         for listener in list(self._listeners):
-            listener(data)
+            try:
+                listener(data)
+            except Exception:  # a listener's bug must not stop the reading
+                log.exception("listener failed on a %s message", kind)
         self._notify()
 
     def _resync_gap(self, state: TableState) -> None:

@@ -167,6 +167,45 @@ async def test_a_server_restart_is_waited_out_and_the_game_goes_on(
     check_log(game_log(server, table.id), list(end.winners))
 
 
+async def test_a_gap_in_the_versions_is_filled_by_resync(shared_server: ServerProcess) -> None:
+    """The client forgets the newest update once, as if it had never come: the next
+    one leaves a gap, which the client fills with ``resync`` from the real server."""
+    client = await guest(shared_server, "gap")
+    messages = recorder(client)
+    forgot: list[int] = []
+
+    def forget(message: dict[str, Any]) -> None:
+        if message["type"] != "update" or forgot:
+            return
+        state = client.tables[message["table"]]
+        if (state.version or 0) >= 5:
+            forgot.append(message["version"])
+            state.version = message["version"] - 1
+
+    client.add_listener(forget)
+    try:
+        table = await client.create_table({"seats": 2, "bots": {"1": "beginner"}, "point_limit": 1})
+        await client.start_game(table.id)
+        end = await asyncio.wait_for(play_table(client, table.id, make_bot("casual").decide), 120)
+    finally:
+        await client.close()
+    assert forgot
+    # The server replayed the forgotten update (without a view, as replays come).
+    replayed = [m for m in messages if m["type"] == "update" and m["version"] == forgot[0]]
+    assert len(replayed) == 2 and replayed[1]["view"] is None
+    log = game_log(shared_server, table.id)
+    check_log(log, list(end.winners))
+    # Every update, the first copy of the replayed ones included, is the engine's.
+    newest, firsts = 0, []
+    for message in messages:
+        if message["type"] == "update":
+            if message["version"] <= newest:
+                continue
+            newest = message["version"]
+        firsts.append(message)
+    assert check_messages(firsts, table.id, log) > 0
+
+
 async def test_a_missed_update_is_asked_for_again(shared_server: ServerProcess) -> None:
     """Updates recorded from a real game, one left out: the state notices the gap
     and takes nothing after it until the missing ones come (as ``resync`` sends them)."""
