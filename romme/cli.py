@@ -481,6 +481,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+# -------------------------------------------------------------------------- bot
+
+
+def _bot_arguments(parser: argparse.ArgumentParser) -> None:
+    from romme.client.command import add_arguments
+
+    add_arguments(parser)
+
+
+@command("bot", "computer players on a server, run from outside it", _bot_arguments)
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Play with a bot level at tables of a server until stopped (see docs/client.md)."""
+    from romme.client.command import run
+
+    return run(args)
+
+
 # ------------------------------------------------------------------------- main
 
 
