@@ -42,12 +42,13 @@ def show(
     table_id: int,
     settings: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
+    my_seat: int | None = 0,
 ) -> None:
     table = {
         "id": table_id,
         "host": "Sam",
         "status": "playing",
-        "my_seat": 0,
+        "my_seat": my_seat,
         "version": 5,
         "settings": settings
         or {"preset": "classic", "point_limit": 50, "seats": 3, "turn_seconds": 30},
