@@ -12,7 +12,7 @@ from romme.engine.game import Game, Phase
 from romme.engine.reference import reference_action
 from romme.engine.rules import Rules
 from tests.web.test_i18n import LANGS, catalog, placeholders
-from tests.web.test_summary import show
+from tests.web.test_summary import round_over_view, show
 from tests.web.ui import login_guest
 
 # The placeholders that hold a count (a number, or a list whose items are counted).
@@ -176,22 +176,25 @@ def game_over_view(stall: bool) -> dict[str, Any]:
     return view
 
 
-_SWITCH = """async (lang) => {
-  const i18n = await import('/js/i18n.js');
-  await i18n.setLanguage(lang, { save: false });
-  return i18n.t('summary.waiting_for', { names: ['Ana', 'Bruno'] });
-}"""
+# The table draws itself anew in the language before setLanguage returns.
+_SWITCH = "async (lang) => (await import('/js/i18n.js')).setLanguage(lang, { save: false })"
 
 
-def test_the_winners_of_a_game_read_as_the_language_writes_them(
-    server: str, new_context: Any
-) -> None:
-    page = new_context("game-over-winners")
+def seated(seat: int, nickname: str) -> dict[str, Any]:
+    return {"seat": seat, "nickname": nickname, "bot": None, "connected": True, "away": False}
+
+
+def test_lists_of_names_read_as_the_language_writes_them(server: str, new_context: Any) -> None:
+    page = new_context("names-listed")
     login_guest(page, server, "Watcher")
-    seats = [
-        {"seat": s, "nickname": name, "bot": None, "connected": True, "away": False}
-        for s, name in enumerate(("Ana", "Bruno"))
-    ]
+    # Between rounds: this player (seat 0) has said "Next", the table waits for the others.
+    seats = [seated(0, "Watcher"), seated(1, "Ana"), seated(2, "Bruno")]
+    show(page, round_over_view(), 9100, seats=seats, waiting_for=(1, 2))
+    for lang in LANGS:
+        page.evaluate(_SWITCH, lang)
+        assert page.inner_text("#summary .summary-buttons p.muted") == WAITING_FOR[lang]
+    # The end of a game between Ana and Bruno, watched by this player.
+    seats = [seated(0, "Ana"), seated(1, "Bruno")]
     settings = {"preset": "three-rounds", "seats": 2, "turn_seconds": 30}
     for stall, winners, table_id in ((True, [0, 1], 9101), (False, [1], 9102)):
         view = game_over_view(stall)
@@ -200,8 +203,7 @@ def test_the_winners_of_a_game_read_as_the_language_writes_them(
         page.wait_for_selector("#new-game")
         show(page, view, table_id, settings=settings, seats=seats, my_seat=None)
         for lang in LANGS:
-            # The table draws itself anew in the language before setLanguage returns.
-            assert page.evaluate(_SWITCH, lang) == WAITING_FOR[lang]
+            page.evaluate(_SWITCH, lang)
             title = page.inner_text("#summary-title")
             assert title == GAME_OVER[lang][len(winners) == 1], f"{lang}: winners {winners}"
     page.evaluate(_SWITCH, "en")

@@ -43,6 +43,7 @@ def show(
     settings: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
     my_seat: int | None = 0,
+    waiting_for: tuple[int, ...] = (0,),
 ) -> None:
     table = {
         "id": table_id,
@@ -60,7 +61,7 @@ def show(
         ],
         "view": view,
         "timer": None,
-        "next_round": {"waiting_for": [0], "deadline": 0},
+        "next_round": {"waiting_for": list(waiting_for), "deadline": 0},
         "chat": [],
     }
     page.evaluate(
