@@ -7,7 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from romme.engine.actions import Discard, Draw
+from romme.engine.game import Game, Phase
+from romme.engine.reference import reference_action
+from romme.engine.rules import Rules
 from tests.web.test_i18n import LANGS, catalog, placeholders
+from tests.web.test_summary import round_over_view, show
+from tests.web.ui import login_guest
 
 # The placeholders that hold a count (a number, or a list whose items are counted).
 COUNTING = {"n", "need", "names"}
@@ -125,3 +131,79 @@ def test_a_plural_verb_for_several_winners() -> None:
     for lang in ("de", "es", "nl", "pt"):
         forms = catalog(lang)["summary.game_over"]
         assert forms["one"] != forms["other"], lang
+
+
+# As each language writes them: the title over a game that Ana and Bruno won together
+# and over one that Bruno won alone (the verb agrees with the number of winners, the
+# names are joined as the language joins a list), and the line under "Next" while
+# the table waits for both.
+GAME_OVER = {
+    "en": ("Game over: Ana and Bruno won.", "Game over: Bruno won."),
+    "de": ("Spiel vorbei: Ana und Bruno haben gewonnen.", "Spiel vorbei: Bruno hat gewonnen."),
+    "es": ("Fin de la partida: han ganado Ana y Bruno.", "Fin de la partida: ha ganado Bruno."),
+    "nl": ("Spel voorbij: Ana en Bruno hebben gewonnen.", "Spel voorbij: Bruno heeft gewonnen."),
+    "pt": ("Fim do jogo: Ana e Bruno ganharam.", "Fim do jogo: Bruno ganhou."),
+}
+WAITING_FOR = {
+    "en": "Waiting for Ana and Bruno…",
+    "de": "Warten auf Ana und Bruno …",
+    "es": "Esperando a Ana y Bruno…",
+    "nl": "Wachten op Ana en Bruno…",
+    "pt": "Aguardando Ana e Bruno…",
+}
+
+
+def game_over_view(stall: bool) -> dict[str, Any]:
+    """A real game over between Ana (seat 0) and Bruno (seat 1), as a spectator sees it.
+
+    One round of three-rounds decides the game. When it stalls (nobody draws from the
+    stock) nobody scores and both win; else the reference player plays it out and
+    one of them goes out.
+    """
+    rules = Rules.three_rounds(rounds=1, stall_turns=1 if stall else 40)
+    game = Game.start(rules, seats=2, seed=bytes(32))
+    while game.phase in (Phase.DRAW, Phase.PLAY):
+        seat = game.current
+        if stall:
+            game.apply(Draw(seat, "discard"))
+            game.apply(Discard(seat, game.hands[seat][0]))
+            continue
+        action = reference_action(game.view_for(seat))
+        assert action is not None
+        game.apply(action)
+    assert game.phase is Phase.GAME_OVER
+    view: dict[str, Any] = game.view_for(None).to_json()
+    return view
+
+
+# The table draws itself anew in the language before setLanguage returns.
+_SWITCH = "async (lang) => (await import('/js/i18n.js')).setLanguage(lang, { save: false })"
+
+
+def seated(seat: int, nickname: str) -> dict[str, Any]:
+    return {"seat": seat, "nickname": nickname, "bot": None, "connected": True, "away": False}
+
+
+def test_lists_of_names_read_as_the_language_writes_them(server: str, new_context: Any) -> None:
+    page = new_context("names-listed")
+    login_guest(page, server, "Watcher")
+    # Between rounds: this player (seat 0) has said "Next", the table waits for the others.
+    seats = [seated(0, "Watcher"), seated(1, "Ana"), seated(2, "Bruno")]
+    show(page, round_over_view(), 9100, seats=seats, waiting_for=(1, 2))
+    for lang in LANGS:
+        page.evaluate(_SWITCH, lang)
+        assert page.inner_text("#summary .summary-buttons p.muted") == WAITING_FOR[lang]
+    # The end of a game between Ana and Bruno, watched by this player.
+    seats = [seated(0, "Ana"), seated(1, "Bruno")]
+    settings = {"preset": "three-rounds", "seats": 2, "turn_seconds": 30}
+    for stall, winners, table_id in ((True, [0, 1], 9101), (False, [1], 9102)):
+        view = game_over_view(stall)
+        assert view["winners"] == winners
+        page.evaluate("window.__romme.openLobby()")
+        page.wait_for_selector("#new-game")
+        show(page, view, table_id, settings=settings, seats=seats, my_seat=None)
+        for lang in LANGS:
+            page.evaluate(_SWITCH, lang)
+            title = page.inner_text("#summary-title")
+            assert title == GAME_OVER[lang][len(winners) == 1], f"{lang}: winners {winners}"
+    page.evaluate(_SWITCH, "en")

@@ -42,12 +42,14 @@ def show(
     table_id: int,
     settings: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
+    my_seat: int | None = 0,
+    waiting_for: tuple[int, ...] = (0,),
 ) -> None:
     table = {
         "id": table_id,
         "host": "Sam",
         "status": "playing",
-        "my_seat": 0,
+        "my_seat": my_seat,
         "version": 5,
         "settings": settings
         or {"preset": "classic", "point_limit": 50, "seats": 3, "turn_seconds": 30},
@@ -59,7 +61,7 @@ def show(
         ],
         "view": view,
         "timer": None,
-        "next_round": {"waiting_for": [0], "deadline": 0},
+        "next_round": {"waiting_for": list(waiting_for), "deadline": 0},
         "chat": [],
     }
     page.evaluate(

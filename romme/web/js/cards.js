@@ -4,6 +4,7 @@
 // a few bytes and stays crisp at every size. Card codes follow docs/rules.md:
 // rank A 2..9 T J Q K, suit C D H S, joker XX.
 
+/** @import { TextParams } from './i18n.js' */
 /** @import { Card } from './types.js' */
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -216,7 +217,7 @@ export function cardDocument(code) {
 /**
  * The accessible name of a card, e.g. "Seven of hearts", from the locale.
  * @param {Card} code
- * @param {(key: string, params?: Record<string, string | number>) => string} t
+ * @param {(key: string, params?: TextParams) => string} t
  */
 export function cardName(code, t) {
   if (code === JOKER) return t('card.joker');

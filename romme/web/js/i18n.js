@@ -1,3 +1,4 @@
+// @ts-check
 // Locale catalogs: every text the page shows comes from locales/<lang>.json.
 // Keys are flat ("lobby.new_game"); placeholders are {name}. A text that
 // counts something is an object of plural forms instead of a string:
@@ -9,19 +10,38 @@
 // plain text. A list fills its placeholder as "A, B and C" in the language.
 // docs/glossary.md names the words every catalog uses.
 
+/**
+ * A text's plural forms: CLDR category ("one", "other", ...) or exact form ("=0")
+ * to the text; "other" is always there.
+ * @typedef {Record<string, string>} PluralForms
+ */
+/** One catalog entry: a plain text, or the plural forms of a text that counts. @typedef {string | PluralForms} CatalogText */
+/** A locale file: key to text. @typedef {Record<string, CatalogText>} Catalog */
+/**
+ * What fills a placeholder: a text, a number, or a list of names written as the
+ * language writes a list ("Ana e Bruno").
+ * @typedef {string | number | string[]} TextParam
+ */
+/** A text's placeholders by name. @typedef {Record<string, TextParam>} TextParams */
+/** Told the new language's code after every change. @typedef {(code: string) => void} LanguageListener */
+
+/** Language code to the language's own name (the language menu). @type {Readonly<Record<string, string>>} */
 export const LANGUAGES = {
   en: 'English', de: 'Deutsch', pt: 'Português', es: 'Español', nl: 'Nederlands',
 };
 const STORE_KEY = 'romme.lang';
 let lang = 'en';
+/** @type {Catalog} */
 let catalog = {};
 let pluralRules = new Intl.PluralRules(lang);
 let listFormat = new Intl.ListFormat(lang, { type: 'conjunction' });
+/** @type {Set<LanguageListener>} */
 const listeners = new Set();
-/** Keys asked for that no catalog holds (the tests read this). */
+/** Keys asked for that no catalog holds (the tests read this). @type {Set<string>} */
 export const missing = new Set();
 window.__rommeMissingKeys = missing;
 
+/** The saved language, else the browser's first one the page speaks, else English. @returns {string} */
 export function detectLanguage() {
   const saved = localStorage.getItem(STORE_KEY);
   if (saved && LANGUAGES[saved]) return saved;
@@ -32,12 +52,22 @@ export function detectLanguage() {
   return 'en';
 }
 
+/**
+ * @param {string} code
+ * @returns {Promise<Catalog>}
+ */
 async function load(code) {
   const response = await fetch(`locales/${code}.json`);
   if (!response.ok) throw new Error(`locale ${code}: ${response.status}`);
   return response.json();
 }
 
+/**
+ * Load and show `code` (English for a code the page does not speak); `save` keeps
+ * the choice for the next visit.
+ * @param {string} code
+ * @param {{save?: boolean}} [options]
+ */
 export async function setLanguage(code, { save = true } = {}) {
   if (!LANGUAGES[code]) code = 'en';
   // Every catalog is complete (a test checks it), so no fallback is loaded.
@@ -51,19 +81,33 @@ export async function setLanguage(code, { save = true } = {}) {
   for (const fn of listeners) fn(code);
 }
 
+/** @returns {string} */
 export function currentLanguage() { return lang; }
+/**
+ * @param {LanguageListener} fn
+ * @returns {() => boolean} stops telling `fn`
+ */
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
+/** @param {TextParam} value */
 function fill(value) {
   return Array.isArray(value) ? listFormat.format(value.map(String)) : String(value);
 }
 
+/**
+ * @param {string} text
+ * @param {TextParams} [params]
+ */
 function format(text, params) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params && name in params ? fill(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params && name in params ? fill(params[name]) : m));
 }
 
 /** The number a plural text is chosen by: its first placeholder holding a number or a
- * list, else one holding a number already written out (a score such as "−12"). */
+ * list, else one holding a number already written out (a score such as "−12").
+ * @param {PluralForms} forms
+ * @param {TextParams} [params]
+ * @returns {number}
+ */
 function countOf(forms, params) {
   const values = [...(forms.other ?? '').matchAll(/\{(\w+)\}/g)].map(([, name]) => params?.[name]);
   for (const value of values) {
@@ -78,13 +122,24 @@ function countOf(forms, params) {
   return 1;
 }
 
+/**
+ * @param {PluralForms} forms
+ * @param {TextParams} [params]
+ * @returns {string}
+ */
 function pluralForm(forms, params) {
   const count = countOf(forms, params);
   return forms[`=${count}`] ?? forms[pluralRules.select(count)] ?? forms.other;
 }
 
-/** The text of `key` in the current language, with {placeholders} filled in. */
+/**
+ * The text of `key` in the current language, with {placeholders} filled in.
+ * @param {string} key
+ * @param {TextParams} [params]
+ * @returns {string}
+ */
 export function t(key, params) {
+  /** @type {CatalogText | undefined} */
   let text = catalog[key];
   if (text !== null && typeof text === 'object') text = pluralForm(text, params);
   if (text === undefined) {
@@ -95,16 +150,34 @@ export function t(key, params) {
   return format(text, params);
 }
 
-/** Fill elements marked data-i18n / data-i18n-placeholder / data-i18n-label / data-i18n-title. */
-export function translateDom(root) {
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
-  for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
-  for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+/**
+ * The elements under `root` that carry the attribute `name`, each with its value: a key.
+ * @param {ParentNode} root
+ * @param {string} name
+ * @returns {[HTMLElement, string][]}
+ */
+function marked(root, name) {
+  return [...root.querySelectorAll(`[${name}]`)].map((el) => /** @type {[HTMLElement, string]} */ ([el, el.getAttribute(name)]));
 }
 
+/**
+ * Fill elements marked data-i18n / data-i18n-placeholder / data-i18n-label / data-i18n-title.
+ * @param {ParentNode} root
+ */
+export function translateDom(root) {
+  for (const [el, key] of marked(root, 'data-i18n')) el.textContent = t(key);
+  for (const [el, key] of marked(root, 'data-i18n-placeholder')) /** @type {HTMLInputElement} */ (el).placeholder = t(key);
+  for (const [el, key] of marked(root, 'data-i18n-label')) el.setAttribute('aria-label', t(key));
+  for (const [el, key] of marked(root, 'data-i18n-title')) el.title = t(key);
+}
+
+/**
+ * The hour and minute of `ms` (milliseconds since the epoch) as the language writes them.
+ * @param {number} ms
+ */
 export function formatTime(ms) {
   return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(ms));
 }
 
+/** @param {string} key */
 export function hasKey(key) { return key in catalog; }

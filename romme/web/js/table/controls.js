@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { canLay } from '../preview.js';
 import { avatar, clear, h } from '../ui.js';
 
+/** @import { TextParams } from '../i18n.js' */
 /** @import { GameEvent, Table } from '../types.js' */
 /** @import { TableScreen } from './screen.js' */
 
@@ -107,7 +108,7 @@ export function noteMoves(screen, events, table) {
 function lastMoveText(screen) {
   const m = screen.state.lastMove;
   if (!m) return '';
-  /** @type {Record<string, string | number>} */
+  /** @type {TextParams} */
   const params = { name: screen.state.seatName(m.seat) };
   if (m.card) params.card = cardShort(m.card);
   if (m.n !== undefined) params.n = m.n;
