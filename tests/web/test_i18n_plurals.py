@@ -207,3 +207,26 @@ def test_lists_of_names_read_as_the_language_writes_them(server: str, new_contex
             title = page.inner_text("#summary-title")
             assert title == GAME_OVER[lang][len(winners) == 1], f"{lang}: winners {winners}"
     page.evaluate(_SWITCH, "en")
+
+
+_INHERITED = """async () => {
+  const i18n = await import('/js/i18n.js');
+  await i18n.setLanguage('constructor', { save: false });
+  const shown = document.documentElement.lang;
+  const text = i18n.t('constructor');
+  const known = i18n.hasKey('toString');
+  await i18n.setLanguage('en', { save: false });
+  return { shown, text, known };
+}"""
+
+
+def test_a_name_of_an_object_property_is_no_language_and_no_key(
+    server: str, new_context: Any
+) -> None:
+    """Catalogs and the language list are plain objects: "constructor" or "toString"
+    must not pass for a language or a text (they once did, through the prototype)."""
+    page = new_context("inherited")
+    page.goto(server)
+    page.wait_for_selector("#entry-submit")
+    got = page.evaluate(_INHERITED)
+    assert got == {"shown": "en", "text": "constructor", "known": False}

@@ -44,10 +44,10 @@ window.__rommeMissingKeys = missing;
 /** The saved language, else the browser's first one the page speaks, else English. @returns {string} */
 export function detectLanguage() {
   const saved = localStorage.getItem(STORE_KEY);
-  if (saved && LANGUAGES[saved]) return saved;
+  if (saved && Object.hasOwn(LANGUAGES, saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || 'en']) {
     const base = String(tag).toLowerCase().split('-')[0];
-    if (LANGUAGES[base]) return base;
+    if (Object.hasOwn(LANGUAGES, base)) return base;
   }
   return 'en';
 }
@@ -69,7 +69,7 @@ async function load(code) {
  * @param {{save?: boolean}} [options]
  */
 export async function setLanguage(code, { save = true } = {}) {
-  if (!LANGUAGES[code]) code = 'en';
+  if (!Object.hasOwn(LANGUAGES, code)) code = 'en';
   // Every catalog is complete (a test checks it), so no fallback is loaded.
   catalog = await load(code);
   lang = code;
@@ -140,7 +140,7 @@ function pluralForm(forms, params) {
  */
 export function t(key, params) {
   /** @type {CatalogText | undefined} */
-  let text = catalog[key];
+  let text = Object.hasOwn(catalog, key) ? catalog[key] : undefined;
   if (text !== null && typeof text === 'object') text = pluralForm(text, params);
   if (text === undefined) {
     missing.add(key);
@@ -180,4 +180,4 @@ export function formatTime(ms) {
 }
 
 /** @param {string} key */
-export function hasKey(key) { return key in catalog; }
+export function hasKey(key) { return Object.hasOwn(catalog, key); }
