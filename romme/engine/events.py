@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from romme.engine.actions import Source
 from romme.engine.cards import Card
@@ -54,7 +54,7 @@ class _EventBase:
     private_to: ClassVar[str | None] = None
     """Name of the seat field whose owner alone may see this event."""
 
-    def for_seat(self, viewer: int | None) -> Any:
+    def for_seat(self, viewer: int | None) -> Self | None:
         """The event as ``viewer`` (a seat, or ``None`` for a spectator) may
         see it, or ``None`` if it is not for them."""
         if self.private_to is not None and getattr(self, self.private_to) != viewer:

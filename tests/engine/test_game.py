@@ -1,4 +1,4 @@
-"""The match state machine: every rule of RULES.md, for both presets."""
+"""The match state machine: every rule of docs/rules.md, for both presets."""
 
 from __future__ import annotations
 
