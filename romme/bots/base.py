@@ -23,12 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Knock, Lay, LayOff
+from romme.engine.actions import Action, Draw
 from romme.engine.cards import Card
-from romme.engine.errors import InvalidMeld
+from romme.engine.errors import IllegalAction, InvalidMeld
+from romme.engine.legal import check, discardable_cards
 from romme.engine.melds import Meld
 from romme.engine.reference import timeout_action
-from romme.engine.view import SeatView, discardable_cards, legal_actions
+from romme.engine.view import SeatView
 
 __all__ = [
     "BaseBot",
@@ -106,34 +107,13 @@ def stalled(view: SeatView) -> bool:
 
 def is_acceptable(view: SeatView, action: Action) -> bool:
     """Whether the engine would take ``action`` from this seat now, judged from
-    the view alone (a safety net under every policy)."""
-    seat = view.seat
-    if seat is None or getattr(action, "seat", None) != seat:
+    the view alone (a safety net under every policy; see
+    :func:`romme.engine.legal.check`)."""
+    try:
+        check(view, action)
+    except (IllegalAction, InvalidMeld):
         return False
-    if isinstance(action, Lay):
-        if view.phase != "play" or view.current != seat or not action.melds:
-            return False
-        cards = [c for meld in action.melds for c in meld]
-        hand = list(view.hand)
-        for card in cards:
-            if card not in hand:
-                return False
-            hand.remove(card)
-        if view.rules.must_discard_to_go_out and not hand:
-            return False
-        try:
-            melds = [Meld.check(m, view.rules) for m in action.melds]
-        except InvalidMeld:
-            return False
-        if not view.opened[seat]:
-            need = view.rules.opening_points
-            if view.rules.opening_single_meld:
-                return max(m.value for m in melds) >= need
-            return sum(m.value for m in melds) >= need
-        return True
-    if isinstance(action, Draw | Knock | Discard | LayOff | ExchangeJoker):
-        return action in legal_actions(view)
-    return False
+    return True
 
 
 class BaseBot:

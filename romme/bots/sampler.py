@@ -1,5 +1,6 @@
 """Determinisation: deal the cards a seat cannot see in one way that agrees with
-everything it knows, and build a :class:`~romme.engine.game.Game` from it.
+everything it knows, and build a :class:`~romme.engine.game.Game` from it
+with :meth:`~romme.engine.game.Game.determinise`.
 
 The sample respects the known facts: the own hand, the table, the discard pile as
 far as it is known, the hand counts and the stock count, and the cards another
@@ -16,7 +17,7 @@ import random
 
 from romme.bots.knowledge import Knowledge
 from romme.engine.cards import Card
-from romme.engine.game import Game, KnockWindow, Phase, TurnInfo
+from romme.engine.game import Game, HiddenCards
 from romme.engine.view import SeatView
 
 __all__ = ["sample_game"]
@@ -50,33 +51,6 @@ def sample_game(view: SeatView, know: Knowledge, rng: random.Random) -> Game | N
             pile.append(card)
     if len(pool) != view.stock_count:
         return None
-    game = Game.__new__(Game)
-    game.rules = view.rules
-    game.seats = view.seats
-    game.seed = rng.randbytes(32)
-    game.first_dealer = view.dealer
-    game.version = view.version
-    game.phase = Phase(view.phase)
-    game.round_no = view.round_no
-    game.dealer = view.dealer
-    game.current = view.current
-    game.hands = hands
-    game.stock = pool
-    game.discard = pile
-    game.melds = list(view.melds)
-    game.meld_owners = list(view.meld_owners)
-    game.opened = list(view.opened)
-    game.totals = list(view.totals)
-    game.active = list(view.active)
-    game.turn = TurnInfo(view.drew_from_discard, view.opened_before, view.pending_jokers)
-    game.knock = None
-    if view.knock_seats and view.history and view.phase == "draw":
-        game.knock = KnockWindow(view.history[-1].seat, view.current, view.knock_seats)
-    game.restocks = view.restocks
-    game.stall = view.stall
-    game.round_seed = rng.randbytes(32)
-    game.commitment = view.commitment
-    game.history = list(view.history)
-    game.results = list(view.results)
-    game.winners = tuple(view.winners)
-    return game
+    seed = rng.randbytes(32)
+    hidden = HiddenCards(hands, pool, pile, seed=seed, round_seed=rng.randbytes(32))
+    return Game.determinise(view, hidden)

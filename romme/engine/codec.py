@@ -13,13 +13,15 @@ import types
 import typing
 from collections.abc import Hashable
 from functools import cache
-from typing import Any, Literal, Union, cast, get_args, get_origin
+from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from romme.engine.cards import Card
 from romme.engine.errors import EngineError, NotationError
 from romme.engine.melds import Meld, MeldKind
 
 __all__ = ["decode_value", "encode_value", "from_json_fields", "to_json_fields"]
+
+T = TypeVar("T")
 
 
 def encode_value(value: Any) -> Any:
@@ -153,14 +155,14 @@ def decode_value(tp: Any, value: Any) -> Any:
     raise TypeError(f"cannot decode {tp!r}")
 
 
-def from_json_fields(cls: type[Any], data: Any) -> Any:
+def from_json_fields(cls: type[T], data: Any) -> T:
     """Build dataclass ``cls`` from a JSON object written by :func:`to_json_fields`."""
     if not isinstance(data, dict):
         raise NotationError(f"{cls.__name__} must be a JSON object")
     hints = _hints(cast(Hashable, cls))
     kwargs = {}
     try:
-        for field in dataclasses.fields(cls):
+        for field in dataclasses.fields(cast(Any, cls)):
             if field.name not in data:
                 if field.default is not dataclasses.MISSING:
                     continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Self
 
 from romme.engine.actions import Source
 from romme.engine.cards import Card
@@ -21,6 +21,7 @@ from romme.engine.melds import End, Meld
 __all__ = [
     "Discarded",
     "Drew",
+    "Ended",
     "Event",
     "GameEnded",
     "HandArranged",
@@ -30,6 +31,7 @@ __all__ = [
     "Knocked",
     "Laid",
     "LaidOff",
+    "Move",
     "Restocked",
     "RoundEnded",
     "RoundResult",
@@ -38,6 +40,13 @@ __all__ = [
     "event_from_json",
 ]
 
+Move = Literal["draw_stock", "draw_discard", "discard", "knock", "lay", "lay_off", "exchange_joker"]
+"""The public moves a round's history records."""
+
+Ended = Literal["out", "stock", "stall"]
+"""How a round ended: a player went out, the stock ran out for good, or the round
+stalled (``Rules.stall_turns``)."""
+
 
 class _EventBase:
     __slots__ = ()
@@ -45,7 +54,7 @@ class _EventBase:
     private_to: ClassVar[str | None] = None
     """Name of the seat field whose owner alone may see this event."""
 
-    def for_seat(self, viewer: int | None) -> Any:
+    def for_seat(self, viewer: int | None) -> Self | None:
         """The event as ``viewer`` (a seat, or ``None`` for a spectator) may
         see it, or ``None`` if it is not for them."""
         if self.private_to is not None and getattr(self, self.private_to) != viewer:
@@ -171,8 +180,7 @@ class HistoryEntry:
     """One public move of the current round, as every seat saw it."""
 
     seat: int
-    move: str
-    """draw_stock, draw_discard, discard, knock, lay, lay_off or exchange_joker."""
+    move: Move
     cards: tuple[Card, ...] = ()
 
 
@@ -192,7 +200,7 @@ class RoundResult:
     """Seats that went over the limit in this round."""
     seed: str
     commitment: str
-    ended: str = "out"
+    ended: Ended = "out"
     """How: ``"out"`` (a player went out), ``"stock"`` (the stock ran out for good)
     or ``"stall"`` (``Rules.stall_turns`` turns in a row without a stock card)."""
 

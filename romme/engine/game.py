@@ -16,8 +16,6 @@ its rules, its seat count, its match seed and the actions applied, so
 
 from __future__ import annotations
 
-import enum
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,13 +32,12 @@ from romme.engine.actions import (
     NextRound,
     action_from_json,
 )
-from romme.engine.cards import JOKER, Card, parse_cards, shoe_counter
-from romme.engine.codec import decode_value, restore_meld
-from romme.engine.discards import discard_refusal
+from romme.engine.cards import JOKER, Card
 from romme.engine.errors import IllegalAction, InvalidMeld, NotationError
 from romme.engine.events import (
     Discarded,
     Drew,
+    Ended,
     Event,
     GameEnded,
     HandArranged,
@@ -63,105 +60,53 @@ from romme.engine.fairness import (
     round_seed,
     shuffled,
 )
-from romme.engine.melds import Meld
+from romme.engine.legal import check, legal_actions
+from romme.engine.melds import End, Meld
 from romme.engine.rules import Rules
 from romme.engine.scoring import hand_penalty
+from romme.engine.state import GameState, KnockWindow, Phase, TurnInfo
+from romme.engine.view import SeatView, view_for
 
-__all__ = ["Game", "HistoryEntry", "KnockWindow", "Phase", "TurnInfo"]
-
-
-class Phase(str, enum.Enum):
-    NOT_STARTED = "not_started"
-    DRAW = "draw"
-    """The current seat must draw (or, with the knock, someone may knock)."""
-    PLAY = "play"
-    """The current seat has drawn: it may lay, lay off, exchange, and must discard."""
-    ROUND_OVER = "round_over"
-    GAME_OVER = "game_over"
-
-
-@dataclass(slots=True)
-class TurnInfo:
-    """What the current turn has done so far."""
-
-    drew_from_discard: Card | None = None
-    opened_before: bool = False
-    """Had the seat opened when this turn began? (for hand rummy)"""
-    pending_jokers: int = 0
-    """Exchanged jokers that must still be laid in a new meld or discarded."""
-
-    def copy(self) -> TurnInfo:
-        return TurnInfo(self.drew_from_discard, self.opened_before, self.pending_jokers)
+__all__ = ["Game", "HiddenCards", "HistoryEntry", "KnockWindow", "Phase", "TurnInfo"]
 
 
 @dataclass(frozen=True, slots=True)
-class KnockWindow:
-    """Open after a discard until the next player draws."""
+class HiddenCards:
+    """One placing of the cards a seat's view does not show, for
+    :meth:`Game.determinise`: every hand (the viewing seat's as the view shows
+    it), the stock (the next card drawn last), the discard pile (its top last),
+    and the two seeds that stand in for the unknown shuffles."""
 
-    discarder: int
-    next_seat: int
-    seats: tuple[int, ...]
-    """Who may knock."""
-
-
-def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
-    for card in cards:
-        hand.remove(card)
-
-
-def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
-    """The first card of ``cards`` that ``hand`` does not hold often enough."""
-    need = Counter(cards)
-    have = Counter(hand)
-    for card, count in need.items():
-        if have[card] < count:
-            return card
-    return None
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    seed: bytes
+    """The match seed of the sampled game."""
+    round_seed: bytes
+    """The round seed of the sampled game (it shuffles a stock rebuild)."""
 
 
-class Game:
+class Game(GameState):
     """A match of Rommé for 2 to 4 seats. Seats are numbered 0..n-1 in turn
-    order (the next seat is to the left)."""
+    order (the next seat is to the left). Its fields are those of
+    :class:`~romme.engine.state.GameState`."""
 
     def __init__(
         self, rules: Rules, seats: int, seed: bytes, first_dealer: int | None = None
     ) -> None:
-        if not rules.min_seats <= seats <= rules.max_seats:
-            raise ValueError(f"this table plays with {rules.min_seats} to {rules.max_seats} seats")
-        if not isinstance(seed, bytes) or len(seed) < 16:
-            raise ValueError("the match seed must be at least 16 bytes")
-        self.rules = rules
-        self.seats = seats
-        self.seed = seed
-        self.first_dealer = seats - 1 if first_dealer is None else first_dealer
-        if not 0 <= self.first_dealer < seats:
-            raise ValueError("first_dealer must be a seat")
-        self.version = 0
-        self.phase = Phase.NOT_STARTED
-        self.round_no = 0
-        self.dealer = self.first_dealer
-        self.current = 0
-        self.hands: list[list[Card]] = [[] for _ in range(seats)]
-        self.stock: list[Card] = []
-        """The stock; the next card drawn is the last one."""
-        self.discard: list[Card] = []
-        """The discard pile; its top is the last card."""
-        self.melds: list[Meld] = []
-        self.meld_owners: list[int] = []
-        self.opened = [False] * seats
-        self.totals = [0] * seats
-        self.active = [True] * seats
-        """Seats still in the game (not eliminated)."""
-        self.turn = TurnInfo()
-        self.knock: KnockWindow | None = None
-        self.restocks = 0
-        self.stall = 0
-        """Turns in a row, this round, whose draw did not take a card from the stock."""
-        self.round_seed = b""
-        self.commitment = ""
-        self.history: list[HistoryEntry] = []
-        self.results: list[RoundResult] = []
-        self.winners: tuple[int, ...] = ()
+        self._adopt(GameState.fresh(rules, seats, seed, first_dealer))
+
+    def _adopt(self, state: GameState) -> None:
+        """Take every field of ``state`` (which must not be used any more)."""
+        self.__dict__.update(vars(state))
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Game:
+        """The game in ``state`` (which becomes the game's own: copy it first
+        with :meth:`~romme.engine.state.GameState.copy_state` to keep it)."""
+        game = cls.__new__(cls)
+        game._adopt(state)
+        return game
 
     # ------------------------------------------------------------- creation
 
@@ -187,43 +132,61 @@ class Game:
             game.apply(action)
         return game
 
+    @classmethod
+    def determinise(cls, view: SeatView, hidden: HiddenCards) -> Game:
+        """A game that agrees with everything ``view`` shows, its hidden cards
+        placed as ``hidden`` says (the computer opponents search such games; a
+        test can build an exact position this way). Refuses a spectator's view,
+        a view outside a round, and hands or a stock whose sizes the view
+        contradicts."""
+        seat = view.seat
+        if seat is None or view.phase not in ("draw", "play"):
+            raise ValueError("only a seat's view during a round can be determinised")
+        if [len(h) for h in hidden.hands] != list(view.hand_counts):
+            raise ValueError("the hands do not have the sizes the view shows")
+        if tuple(hidden.hands[seat]) != view.hand:
+            raise ValueError("the seat's own hand must be the one the view shows")
+        if len(hidden.stock) != view.stock_count:
+            raise ValueError("the stock does not have the size the view shows")
+        knock = None
+        if view.knock_seats and view.history and view.phase == "draw":
+            knock = KnockWindow(view.history[-1].seat, view.current, view.knock_seats)
+        return cls.from_state(
+            GameState(
+                rules=view.rules,
+                seats=view.seats,
+                seed=hidden.seed,
+                first_dealer=view.dealer,
+                version=view.version,
+                phase=Phase(view.phase),
+                round_no=view.round_no,
+                dealer=view.dealer,
+                current=view.current,
+                hands=hidden.hands,
+                stock=hidden.stock,
+                discard=hidden.discard,
+                melds=list(view.melds),
+                meld_owners=list(view.meld_owners),
+                opened=list(view.opened),
+                totals=list(view.totals),
+                active=list(view.active),
+                turn=TurnInfo(view.drew_from_discard, view.opened_before, view.pending_jokers),
+                knock=knock,
+                restocks=view.restocks,
+                stall=view.stall,
+                round_seed=hidden.round_seed,
+                commitment=view.commitment,
+                history=list(view.history),
+                results=list(view.results),
+                winners=tuple(view.winners),
+            )
+        )
+
     def clone(self) -> Game:
         """An independent copy."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.stock = list(self.stock)
-        other.discard = list(self.discard)
-        other.melds = list(self.melds)
-        other.meld_owners = list(self.meld_owners)
-        other.opened = list(self.opened)
-        other.totals = list(self.totals)
-        other.active = list(self.active)
-        other.turn = self.turn.copy()
-        other.history = list(self.history)
-        other.results = list(self.results)
-        return other
+        return Game.from_state(self.copy_state())
 
     # -------------------------------------------------------------- queries
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def in_round(self) -> bool:
-        return self.phase in (Phase.DRAW, Phase.PLAY)
-
-    def active_seats(self) -> list[int]:
-        return [s for s in range(self.seats) if self.active[s]]
-
-    def next_active(self, seat: int) -> int:
-        """The next seat still in the game to the left of ``seat``."""
-        for step in range(1, self.seats + 1):
-            candidate = (seat + step) % self.seats
-            if self.active[candidate]:
-                return candidate
-        raise IllegalAction("nobody is left at the table", "game_over")
 
     def scores(self) -> tuple[int, ...]:
         """Elimination: the penalty totals. Rounds scoring: minus the totals."""
@@ -231,94 +194,56 @@ class Game:
             return tuple(-t for t in self.totals)
         return tuple(self.totals)
 
-    def knock_seats(self) -> tuple[int, ...]:
-        if self.knock is None or self.phase is not Phase.DRAW or len(self.stock) < 2:
-            return ()
-        return self.knock.seats
-
-    def view_for(self, seat: int | None) -> Any:
+    def view_for(self, seat: int | None) -> SeatView:
         """What ``seat`` (or a spectator, ``None``) may see: see :mod:`romme.engine.view`."""
-        from romme.engine.view import view_for
-
         return view_for(self, seat)
 
     def legal_actions(self, seat: int | None) -> list[Action]:
-        """The actions ``seat`` may take now (see :func:`romme.engine.view.legal_actions`)."""
-        from romme.engine.view import legal_actions
-
+        """The actions ``seat`` may take now (see :func:`romme.engine.legal.legal_actions`);
+        for ``None``, the table's ``NextRound`` between rounds."""
         actions = legal_actions(self.view_for(seat))
         if seat is None and self.phase in (Phase.NOT_STARTED, Phase.ROUND_OVER):
             actions.append(NextRound())
         return actions
 
     def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`apply` would take ``action`` now (it changes nothing:
+        see :func:`romme.engine.legal.check`)."""
         try:
-            self.clone().apply(action)
+            check(self, action)
         except (IllegalAction, InvalidMeld):
             return False
         return True
-
-    def card_count(self) -> Counter[Card]:
-        """Every card in the round, wherever it lies (for invariant checks)."""
-        total: Counter[Card] = Counter(self.stock)
-        total.update(self.discard)
-        for hand in self.hands:
-            total.update(hand)
-        for meld in self.melds:
-            total.update(meld.cards)
-        return total
 
     # ---------------------------------------------------------------- apply
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; return its events (unfiltered: use
-        ``event.for_seat`` before telling anyone)."""
+        ``event.for_seat`` before telling anyone). An action that
+        :func:`~romme.engine.legal.check` refuses raises and changes nothing."""
+        approval = check(self, action)
         if isinstance(action, NextRound):
             events = self._next_round()
+        elif isinstance(action, Arrange):
+            events = self._arrange(action)
+        elif isinstance(action, Knock):
+            events = self._knock(action)
+        elif isinstance(action, Draw):
+            events = self._draw(action)
+        elif isinstance(action, Lay):
+            events = self._lay(action, approval.melds)
+        elif isinstance(action, LayOff):
+            events = self._lay_off(action, approval.melds[0], approval.end)
+        elif isinstance(action, ExchangeJoker):
+            events = self._exchange(action, approval.melds[0], approval.index)
         else:
-            seat = action.seat
-            if not isinstance(seat, int) or not 0 <= seat < self.seats:
-                raise IllegalAction(f"there is no seat {seat!r} at this table", "bad_seat")
-            if isinstance(action, Arrange):
-                events = self._arrange(action)
-            elif isinstance(action, Knock):
-                events = self._knock(action)
-            else:
-                self._check_turn(seat)
-                if isinstance(action, Draw):
-                    events = self._draw(action)
-                elif self.phase is not Phase.PLAY:
-                    raise IllegalAction("draw a card first", "must_draw")
-                elif isinstance(action, Lay):
-                    events = self._lay(action)
-                elif isinstance(action, LayOff):
-                    events = self._lay_off(action)
-                elif isinstance(action, ExchangeJoker):
-                    events = self._exchange(action)
-                elif isinstance(action, Discard):
-                    events = self._discard(action)
-                else:
-                    raise IllegalAction(f"unknown action {action!r}", "unknown_action")
+            events = self._discard(action)
         self.version += 1
         return events
-
-    def _check_turn(self, seat: int) -> None:
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over", "game_over")
-        if not self.in_round:
-            raise IllegalAction("the round is over; wait for the next deal", "round_over")
-        if not self.active[seat]:
-            raise IllegalAction("this seat is out of the game", "eliminated")
-        if seat != self.current:
-            raise IllegalAction(f"it is seat {self.current}'s turn", "not_your_turn")
 
     # ---------------------------------------------------------------- round
 
     def _next_round(self) -> list[Event]:
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over", "game_over")
-        if self.in_round:
-            raise IllegalAction("a round is in progress", "round_in_progress")
         if self.round_no > 0 or not self.active[self.dealer]:
             self.dealer = self.next_active(self.dealer)
         self.round_no += 1
@@ -382,7 +307,7 @@ class Game:
         events.append(TurnStarted(seat))
         return events
 
-    def _end_round(self, winner: int | None, hand_rummy: bool, ended: str = "out") -> list[Event]:
+    def _end_round(self, winner: int | None, hand_rummy: bool, ended: Ended = "out") -> list[Event]:
         multiplier = self.rules.hand_rummy_multiplier if hand_rummy else 1
         penalties = [0] * self.seats
         if winner is not None:
@@ -440,59 +365,27 @@ class Game:
 
     def _draw(self, action: Draw) -> list[Event]:
         seat = action.seat
-        if self.phase is not Phase.DRAW:
-            raise IllegalAction("you have already drawn this turn", "already_drew")
         if action.source == "discard":
-            if not self.discard:
-                raise IllegalAction("the discard pile is empty", "discard_empty")
             card = self.discard.pop()
             self.turn.drew_from_discard = card
             self.stall += 1
             self.history.append(HistoryEntry(seat, "draw_discard", (card,)))
-        elif action.source == "stock":
+        else:
             card = self.stock.pop()
             self.stall = 0
             self.history.append(HistoryEntry(seat, "draw_stock"))
-        else:
-            raise IllegalAction("draw from 'stock' or 'discard'", "bad_source")
         self.hands[seat].append(card)
         self.phase = Phase.PLAY
         self.knock = None
         return [Drew(seat, action.source, card)]
 
-    def _check_hand(self, seat: int, cards: Sequence[Card]) -> None:
-        missing = _holds(self.hands[seat], cards)
-        if missing is not None:
-            raise IllegalAction(f"you do not hold {missing}", "card_not_in_hand")
-
-    def _check_keeps_discard(self, seat: int, laying: int) -> None:
-        if self.rules.must_discard_to_go_out and laying >= len(self.hands[seat]):
-            raise IllegalAction("keep one card: you must discard to go out", "must_keep_discard")
-
-    def _lay(self, action: Lay) -> list[Event]:
+    def _lay(self, action: Lay, melds: Sequence[Meld]) -> list[Event]:
         seat = action.seat
-        if not action.melds:
-            raise IllegalAction("lay at least one meld", "empty_lay")
         all_cards = [card for meld in action.melds for card in meld]
-        self._check_hand(seat, all_cards)
-        melds = [Meld.check(cards, self.rules) for cards in action.melds]
         opening = not self.opened[seat]
-        if opening:
-            need = self.rules.opening_points
-            if self.rules.opening_single_meld:
-                if max(m.value for m in melds) < need:
-                    raise IllegalAction(
-                        f"your first lay-down needs one meld worth {need} points", "opening_too_low"
-                    )
-            else:
-                total = sum(m.value for m in melds)
-                if total < need:
-                    raise IllegalAction(
-                        f"your first lay-down is worth {total}; it needs {need} points",
-                        "opening_too_low",
-                    )
-        self._check_keeps_discard(seat, len(all_cards))
-        _remove(self.hands[seat], all_cards)
+        hand = self.hands[seat]
+        for card in all_cards:
+            hand.remove(card)
         first = len(self.melds)
         self.melds.extend(melds)
         self.meld_owners.extend([seat] * len(melds))
@@ -501,36 +394,12 @@ class Game:
         self.turn.pending_jokers = max(0, self.turn.pending_jokers - laid_jokers)
         self.history.append(HistoryEntry(seat, "lay", tuple(all_cards)))
         events: list[Event] = [Laid(seat, tuple(melds), first, opening)]
-        if not self.hands[seat]:
+        if not hand:
             events.extend(self._went_out(seat))
         return events
 
-    def _table_meld(self, index: int) -> Meld:
-        if not isinstance(index, int) or not 0 <= index < len(self.melds):
-            raise IllegalAction(f"there is no meld {index!r} on the table", "no_such_meld")
-        return self.melds[index]
-
-    def _check_opened(self, seat: int, what: str) -> None:
-        if not self.opened[seat]:
-            raise IllegalAction(f"you must open before you {what}", "not_opened")
-
-    def _lay_off(self, action: LayOff) -> list[Event]:
+    def _lay_off(self, action: LayOff, new: Meld, end: End | None) -> list[Event]:
         seat, card = action.seat, action.card
-        self._check_opened(seat, "lay off")
-        meld = self._table_meld(action.meld)
-        self._check_hand(seat, [card])
-        if card.is_joker and self.hands[seat].count(JOKER) <= self.turn.pending_jokers:
-            raise IllegalAction(
-                "an exchanged joker must go into a new meld or be discarded", "joker_must_be_played"
-            )
-        try:
-            new = meld.with_card(card, action.end, self.rules)
-        except InvalidMeld as exc:
-            raise IllegalAction(exc.message, "does_not_fit") from exc
-        self._check_keeps_discard(seat, 1)
-        end = action.end
-        if new.kind.value == "sequence" and end is None:
-            end = "low" if new.start < meld.start else "high"
         self.melds[action.meld] = new
         self.hands[seat].remove(card)
         self.history.append(HistoryEntry(seat, "lay_off", (card,)))
@@ -539,28 +408,8 @@ class Game:
             events.extend(self._went_out(seat))
         return events
 
-    def _exchange(self, action: ExchangeJoker) -> list[Event]:
+    def _exchange(self, action: ExchangeJoker, new: Meld, index: int) -> list[Event]:
         seat, card = action.seat, action.card
-        self._check_opened(seat, "exchange a joker")
-        meld = self._table_meld(action.meld)
-        if card.is_joker:
-            raise IllegalAction(
-                "exchange a joker for the natural card it stands for", "no_joker_there"
-            )
-        self._check_hand(seat, [card])
-        if self.turn.pending_jokers and not self.rules.joker_exchange_to_hand:
-            raise IllegalAction(
-                "play the joker you exchanged before you take another", "joker_must_be_played"
-            )
-        positions = meld.exchange_positions(card)
-        if not positions:
-            raise IllegalAction(f"{card} does not replace a joker in {meld}", "no_joker_there")
-        index = positions[0] if action.index is None else action.index
-        if index not in positions:
-            raise IllegalAction(
-                f"{card} cannot replace the card at place {index} of {meld}", "no_joker_there"
-            )
-        new = meld.with_joker_exchanged(card, index)
         self.melds[action.meld] = new
         hand = self.hands[seat]
         hand.remove(card)
@@ -573,16 +422,6 @@ class Game:
     def _discard(self, action: Discard) -> list[Event]:
         seat, card = action.seat, action.card
         hand = self.hands[seat]
-        self._check_hand(seat, [card])
-        refusal = discard_refusal(
-            hand,
-            card,
-            drew_from_discard=self.turn.drew_from_discard,
-            pending_jokers=self.turn.pending_jokers,
-            rules=self.rules,
-        )
-        if refusal is not None:
-            raise refusal
         hand.remove(card)
         self.discard.append(card)
         self.history.append(HistoryEntry(seat, "discard", (card,)))
@@ -603,16 +442,7 @@ class Game:
 
     def _knock(self, action: Knock) -> list[Event]:
         seat = action.seat
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over", "game_over")
-        if self.knock is None or self.phase is not Phase.DRAW:
-            raise IllegalAction("there is nothing to knock on now", "no_knock_window")
-        if seat not in self.knock.seats:
-            raise IllegalAction(
-                "only a player who neither discarded nor is next may knock", "may_not_knock"
-            )
-        if len(self.stock) < 2:
-            raise IllegalAction("the stock has too few cards to knock", "stock_too_small")
+        assert self.knock is not None  # checked
         card = self.discard.pop()
         drawn = (self.stock.pop(), self.stock.pop())
         self.stall = 0
@@ -630,124 +460,16 @@ class Game:
         return [Knocked(seat, card, drawn, tuple(skipped))]
 
     def _arrange(self, action: Arrange) -> list[Event]:
-        if not self.in_round:
-            raise IllegalAction("there is no hand to arrange now", "round_over")
-        hand = self.hands[action.seat]
-        if Counter(action.cards) != Counter(hand):
-            raise IllegalAction(
-                "an arrangement must hold exactly the cards of your hand", "not_your_hand"
-            )
         self.hands[action.seat] = list(action.cards)
         return [HandArranged(action.seat, tuple(action.cards))]
 
     # ----------------------------------------------------------------- JSON
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole state, secrets included (for the server's own storage only)."""
-        return {
-            "rules": self.rules.to_json(),
-            "seats": self.seats,
-            "seed": self.seed.hex(),
-            "first_dealer": self.first_dealer,
-            "version": self.version,
-            "phase": self.phase.value,
-            "round_no": self.round_no,
-            "dealer": self.dealer,
-            "current": self.current,
-            "hands": [[str(c) for c in h] for h in self.hands],
-            "stock": [str(c) for c in self.stock],
-            "discard": [str(c) for c in self.discard],
-            "melds": [m.to_json() for m in self.melds],
-            "meld_owners": list(self.meld_owners),
-            "opened": list(self.opened),
-            "totals": list(self.totals),
-            "active": list(self.active),
-            "turn": {
-                "drew_from_discard": (
-                    None
-                    if self.turn.drew_from_discard is None
-                    else str(self.turn.drew_from_discard)
-                ),
-                "opened_before": self.turn.opened_before,
-                "pending_jokers": self.turn.pending_jokers,
-            },
-            "knock": None
-            if self.knock is None
-            else {
-                "discarder": self.knock.discarder,
-                "next_seat": self.knock.next_seat,
-                "seats": list(self.knock.seats),
-            },
-            "restocks": self.restocks,
-            "stall": self.stall,
-            "round_seed": self.round_seed.hex(),
-            "commitment": self.commitment,
-            "history": [
-                {"seat": h.seat, "move": h.move, "cards": [str(c) for c in h.cards]}
-                for h in self.history
-            ],
-            "results": [r.to_json() for r in self.results],
-            "winners": list(self.winners),
-        }
-
     @classmethod
     def from_json(cls, data: Any) -> Game:
-        """A state written by :meth:`to_json`; checks that all 110 cards are there."""
-        if not isinstance(data, dict):
-            raise NotationError("a game state is a JSON object")
-        try:
-            rules = Rules.from_json(data["rules"])
-            game = cls(
-                rules, int(data["seats"]), bytes.fromhex(data["seed"]), int(data["first_dealer"])
-            )
-            game.version = int(data["version"])
-            game.phase = Phase(data["phase"])
-            game.round_no = int(data["round_no"])
-            game.dealer = int(data["dealer"])
-            game.current = int(data["current"])
-            game.hands = [list(parse_cards(h)) for h in data["hands"]]
-            game.stock = list(parse_cards(data["stock"]))
-            game.discard = list(parse_cards(data["discard"]))
-            game.melds = [restore_meld(m) for m in data["melds"]]
-            game.meld_owners = [int(s) for s in data["meld_owners"]]
-            game.opened = [bool(x) for x in data["opened"]]
-            game.totals = [int(x) for x in data["totals"]]
-            game.active = [bool(x) for x in data["active"]]
-            turn = data["turn"]
-            game.turn = TurnInfo(
-                None
-                if turn["drew_from_discard"] is None
-                else Card.parse(turn["drew_from_discard"]),
-                bool(turn["opened_before"]),
-                int(turn["pending_jokers"]),
-            )
-            knock = data["knock"]
-            game.knock = (
-                None
-                if knock is None
-                else KnockWindow(
-                    int(knock["discarder"]),
-                    int(knock["next_seat"]),
-                    tuple(int(s) for s in knock["seats"]),
-                )
-            )
-            game.restocks = int(data["restocks"])
-            game.stall = int(data.get("stall", 0))
-            game.round_seed = bytes.fromhex(data["round_seed"])
-            game.commitment = str(data["commitment"])
-            game.history = [
-                HistoryEntry(int(h["seat"]), str(h["move"]), parse_cards(h["cards"]))
-                for h in data["history"]
-            ]
-            game.results = [RoundResult.from_json(r) for r in data["results"]]
-            game.winners = decode_value(tuple[int, ...], data["winners"])
-        except NotationError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
-            raise NotationError(f"bad game state: {exc!r}") from exc
-        if game.round_no and game.card_count() != shoe_counter():
-            raise NotationError("bad game state: the cards do not add up to the shoe")
-        return game
+        """A state written by :meth:`~romme.engine.state.GameState.to_json`;
+        checks that all 110 cards are there."""
+        return cls.from_state(GameState.state_from_json(data))
 
     @staticmethod
     def actions_from_json(data: Any) -> list[Action]:

@@ -14,11 +14,12 @@ from collections.abc import Callable, Sequence
 from romme.engine.actions import Action, Discard, Draw, Knock, Lay, LayOff, NextRound
 from romme.engine.cards import JOKER, Card
 from romme.engine.game import Game, Phase
+from romme.engine.legal import discardable_cards, legal_actions
 from romme.engine.melds import Meld
 from romme.engine.rules import Rules
 from romme.engine.scoring import card_penalty
 from romme.engine.solver import Arrangement, solve, solve_opening
-from romme.engine.view import SeatView, discardable_cards, legal_actions
+from romme.engine.view import SeatView
 
 __all__ = [
     "Policy",
@@ -46,7 +47,7 @@ def cheapest_discard(view: SeatView) -> Card:
     """The card whose loss costs least: the one that leaves the best hand
     (least penalty after solving), never a joker when another card will do;
     among equals the costliest card goes. The seat must have a card it may
-    discard (see :func:`~romme.engine.view.discardable_cards`)."""
+    discard (see :func:`~romme.engine.legal.discardable_cards`)."""
     rules = view.rules
     options = discardable_cards(view)
     naturals = [c for c in options if not c.is_joker]

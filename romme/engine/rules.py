@@ -122,12 +122,13 @@ class Rules:
 
     @classmethod
     def classic(cls, **options: Any) -> Rules:
-        """The common online Rommé (seeds 000, 001, 004). The default."""
+        """The common online Rommé, with elimination at ``point_limit`` (see
+        docs/rules.md). The default."""
         return cls(name="classic", **options)
 
     @classmethod
     def three_rounds(cls, **options: Any) -> Rules:
-        """Four players, three rounds, highest score wins (seed 003). Played
+        """Four players, three rounds, highest score wins (see docs/rules.md). Played
         without the knock and always with hand rummy: options that would change
         either are refused (``ValueError``), as is any other invalid value."""
         base: dict[str, Any] = {

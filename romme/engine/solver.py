@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from romme.engine.cards import JOKER, Card, Suit, all_naturals
+from romme.engine.cardsets import GROUP_VALUE, ONE, Desc, meld_options
 from romme.engine.melds import Meld, MeldKind
 from romme.engine.rules import Rules
 from romme.engine.scoring import penalty_table
@@ -76,37 +77,18 @@ class Arrangement:
 
 _CARDS: tuple[Card, ...] = (*all_naturals(), JOKER)
 _SUITS: tuple[Suit, ...] = tuple(Suit)
-_ONE: tuple[int, ...] = tuple(1 << (3 * code) for code in range(52))
-"""The amount that adds one copy of a natural card to a card set."""
 _MAX_COPIES = 7
 
 _SCALE = 1 << 20
 """A search score is ``penalty * _SCALE - points``: less is better."""
 
 
-def _position_value(position: int) -> int:
-    return 1 if position == 1 else 11 if position == 14 else min(position, 10)
-
-
-_PREFIX: tuple[int, ...] = tuple(
-    sum(_position_value(p) for p in range(1, n + 1)) for n in range(15)
-)
-"""``_PREFIX[b] - _PREFIX[a - 1]``: the value of sequence positions ``a..b``."""
-_GROUP_VALUE: tuple[int, ...] = tuple(11 if r == 0 else min(r + 1, 10) for r in range(13))
-"""Value of one card of a group, by rank index (rank - 1)."""
-
-_Desc: TypeAlias = tuple[int, int, int, int, int]
-"""A meld found by the search: ``(0, rank index, suit mask, size, 0)`` for a group,
-``(1, suit, first position, last position, mask of natural positions)`` for a
-sequence."""
-_Chain: TypeAlias = "tuple[_Desc, _Chain] | None"
+_Chain: TypeAlias = "tuple[Desc, _Chain] | None"
 """The melds of a partial solution as a linked list."""
 _Node: TypeAlias = tuple[int, _Chain]
 """``(score, melds)``."""
 _Point: TypeAlias = tuple[int, int, _Chain]
 """``(penalty, points, melds)``: one point of a Pareto front."""
-_Option: TypeAlias = tuple[int, int, int, _Desc]
-"""``(cards left, jokers used, meld value, meld)``."""
 _Entry: TypeAlias = "tuple[int, tuple[_Chain, ...]] | None"
 _Combined: TypeAlias = "list[tuple[int, int, tuple[_Chain, ...]]]"
 
@@ -132,92 +114,6 @@ def _tables(rules: Rules) -> _Tables:
         opening=max(rules.opening_points, 1),
         single_meld=rules.opening_single_meld,
     )
-
-
-def _options(m: int, c: int, kmax: int, min_nat: int) -> list[_Option]:
-    """Every meld of the card set ``m`` whose lowest card is ``c`` (the lowest
-    card of ``m``) with at most ``kmax`` jokers, jokers placed for most value."""
-    one = _ONE
-    out: list[_Option] = []
-    m0 = m - one[c]
-    s, r = divmod(c, 13)
-
-    # Groups: c with other suits of its rank, filled up with jokers.
-    others = [x for x in range(c + 13, 52, 13) if m0 >> (3 * x) & 7]
-    if others:
-        value = _GROUP_VALUE[r]
-        count = len(others)
-        for chosen in range(1, 1 << count):
-            delta = 0
-            suits = 1 << s
-            n = 1
-            for i in range(count):
-                if chosen >> i & 1:
-                    x = others[i]
-                    delta += one[x]
-                    suits |= 1 << (x // 13)
-                    n += 1
-            if n < min_nat:
-                continue
-            for size in (3, 4):
-                k = size - n
-                if 0 <= k <= kmax:
-                    out.append((m0 - delta, k, value * size, (0, r, suits, size, 0)))
-
-    # Sequences: upwards from c (the ace as 1), naturals taken or replaced by jokers.
-    prefix = _PREFIX
-    base = s * 13 - 1  # code of position q (1..13) is base + q
-    p = r + 1
-    stack = [(p + 1, 0, 1 << p, 1, 0)]
-    while stack:
-        q, delta, taken, n, k = stack.pop()
-        if q > 13:
-            continue
-        x = base + q
-        if m0 >> (3 * x) & 7:
-            d2 = delta + one[x]
-            t2 = taken | 1 << q
-            if n + 1 >= min_nat:
-                length = q - p + 1
-                free = kmax - k
-                room = 13 - length
-                for e in range(
-                    3 - length if length < 3 else 0, (free if free < room else room) + 1
-                ):
-                    high = e if e <= 14 - q else 14 - q
-                    lo = p - (e - high)
-                    hi = q + high
-                    out.append((m0 - d2, k + e, prefix[hi] - prefix[lo - 1], (1, s, lo, hi, t2)))
-            stack.append((q + 1, d2, t2, n + 1, k))
-        if k < kmax:
-            stack.append((q + 1, delta, taken, n, k + 1))
-
-    # Sequences ending with the ace high, downwards from it.
-    if r == 0:
-        stack = [(13, 0, 1 << 14, 1, 0)]
-        while stack:
-            q, delta, taken, n, k = stack.pop()
-            if q < 2:
-                continue
-            x = base + q
-            if m0 >> (3 * x) & 7:
-                d2 = delta + one[x]
-                t2 = taken | 1 << q
-                if n + 1 >= min_nat:
-                    length = 15 - q
-                    free = kmax - k
-                    room = 13 - length
-                    for e in range(
-                        3 - length if length < 3 else 0, (free if free < room else room) + 1
-                    ):
-                        lo = q - e
-                        out.append(
-                            (m0 - d2, k + e, prefix[14] - prefix[lo - 1], (1, s, lo, 14, t2))
-                        )
-                stack.append((q - 1, d2, t2, n + 1, k))
-            if k < kmax:
-                stack.append((q - 1, delta, taken, n, k + 1))
-    return out
 
 
 @dataclass(slots=True)
@@ -331,15 +227,15 @@ def _prepare(hand: Sequence[Card], rules: Rules) -> _Prepared:
                 raise ValueError(f"more than {_MAX_COPIES} copies of {_CARDS[code]}")
             counts[code] = n
             root = find(code)
-            sets[root] = sets.get(root, 0) + _ONE[code]
-            bound += _GROUP_VALUE[code % 13]
+            sets[root] = sets.get(root, 0) + ONE[code]
+            bound += GROUP_VALUE[code % 13]
     prep.components = [sets[root] for root in sorted(sets)]
     prep.bound = bound + 11 * jokers
     return prep
 
 
-def _chain_descs(chains: Sequence[_Chain]) -> list[_Desc]:
-    descs: list[_Desc] = []
+def _chain_descs(chains: Sequence[_Chain]) -> list[Desc]:
+    descs: list[Desc] = []
     for chain in chains:
         while chain is not None:
             descs.append(chain[0])
@@ -347,7 +243,7 @@ def _chain_descs(chains: Sequence[_Chain]) -> list[_Desc]:
     return descs
 
 
-def _build(prep: _Prepared, descs: list[_Desc]) -> Arrangement:
+def _build(prep: _Prepared, descs: list[Desc]) -> Arrangement:
     """The arrangement with these melds; every other card is left."""
     melds: list[tuple[int, Meld]] = []
     used = [0] * 53
@@ -431,11 +327,11 @@ class _Search:
             return hit
         low = m & -m
         c = (low.bit_length() - 1) // 3
-        sub = self.best(m - _ONE[c], j)
+        sub = self.best(m - ONE[c], j)
         score = sub[0] + self.pen[c] * _SCALE
         result: _Node = (score, sub[1])
         kmax = j if j < self.max_jokers else self.max_jokers
-        for rest, k, value, desc in _options(m, c, kmax, self.min_nat):
+        for rest, k, value, desc in meld_options(m, c, kmax, self.min_nat):
             sub = self.best(rest, j - k)
             if sub[0] - value < score:
                 score = sub[0] - value
@@ -453,11 +349,11 @@ class _Search:
         low = m & -m
         c = (low.bit_length() - 1) // 3
         result: _Node | None = None
-        sub = self.best_big(m - _ONE[c], j)
+        sub = self.best_big(m - ONE[c], j)
         if sub is not None:
             result = (sub[0] + self.pen[c] * _SCALE, sub[1])
         kmax = j if j < self.max_jokers else self.max_jokers
-        for rest, k, value, desc in _options(m, c, kmax, self.min_nat):
+        for rest, k, value, desc in meld_options(m, c, kmax, self.min_nat):
             found = self.best(rest, j - k) if value >= self.opening else self.best_big(rest, j - k)
             if found is not None and (result is None or found[0] - value < result[0]):
                 result = (found[0] - value, (desc, found[1]))
@@ -476,9 +372,9 @@ class _Search:
         low = m & -m
         c = (low.bit_length() - 1) // 3
         cost = self.pen[c]
-        points = [(p + cost, q, chain) for p, q, chain in self.front(m - _ONE[c], j)]
+        points = [(p + cost, q, chain) for p, q, chain in self.front(m - ONE[c], j)]
         kmax = j if j < self.max_jokers else self.max_jokers
-        for rest, k, value, desc in _options(m, c, kmax, self.min_nat):
+        for rest, k, value, desc in meld_options(m, c, kmax, self.min_nat):
             points.extend((p, q + value, (desc, chain)) for p, q, chain in self.front(rest, j - k))
         result = _prune(points, self.opening)
         self.front_memo[key] = result

@@ -1,4 +1,4 @@
-"""Cards, notation and melds: the seeds' examples and RULES.md, both presets."""
+"""Cards, notation and melds: the seeds' examples and docs/rules.md, both presets."""
 
 from __future__ import annotations
 

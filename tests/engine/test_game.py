@@ -1,4 +1,4 @@
-"""The match state machine: every rule of RULES.md, for both presets."""
+"""The match state machine: every rule of docs/rules.md, for both presets."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ from romme.engine.events import (
 )
 from romme.engine.fairness import commitment_of, verify_deal
 from romme.engine.game import Game, Phase
+from romme.engine.legal import discardable_cards
 from romme.engine.reference import timeout_action
 from romme.engine.rules import Rules
-from romme.engine.view import discardable_cards
 
 from .helpers import SEED, arranged, card, cards
 
