@@ -19,8 +19,7 @@ import sys
 
 from romme.bots import LEVELS, make_bot
 from romme.client import Client, ClientError, Decide, Settings, play_table
-from romme.engine.actions import Action, Discard, Draw, Lay, LayOff
-from romme.engine.view import SeatView, legal_actions
+from romme.engine import Action, Discard, Draw, Lay, LayOff, SeatView, legal_actions
 
 
 def plain(view: SeatView) -> Action | None:
