@@ -12,7 +12,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from romme.bots import LEVELS
 from romme.server import PROTOCOL_VERSION
+from romme.server.protocol import CHAT_MAX
 
 __all__ = [
     "chat_entry",
@@ -98,6 +100,8 @@ def welcome(player: dict[str, Any], server_time: int) -> dict[str, Any]:
         "protocol": PROTOCOL_VERSION,
         "player": player,
         "server_time": server_time,
+        "bot_levels": list(LEVELS),
+        "chat_max": CHAT_MAX,
     }
 
 
