@@ -30,6 +30,7 @@ from romme.server.lobby import Lobby
 from romme.server.registry import Registry
 from romme.server.settings import TableSettings
 from romme.server.table import FINISHED, PLAYING, WAITING, SeatState, TableActor
+from romme.server.table.actor import TABLE_CHAT
 from romme.server.timers import Clock
 from romme.store import StoreError
 
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["Hub"]
 
 log = logging.getLogger("romme.server.lobby")
-
-TABLE_CHAT = 50
-"""A table rebuilt after a restart shows the last this many chat messages."""
 
 
 class Hub:

@@ -48,9 +48,12 @@ from romme.server.table.seats import FINISHED, PLAYING, WAITING, SeatState
 from romme.server.table.timing import Timing
 from romme.store import TableRecord
 
-__all__ = ["TableActor"]
+__all__ = ["TABLE_CHAT", "TableActor"]
 
 log = logging.getLogger("romme.server.table")
+
+TABLE_CHAT = 50
+"""A table shows the last this many chat messages (also after a restart)."""
 
 SLOW_COMMIT = 0.25
 """Seconds after which a commit of the action log is logged as slow."""
@@ -84,7 +87,7 @@ class TableActor(Timing):
         self.subscribers = {}
         self.invited = {}
         self.actions: list[dict[str, Any]] = []
-        self.chat: deque[dict[str, Any]] = deque(maxlen=50)
+        self.chat: deque[dict[str, Any]] = deque(maxlen=TABLE_CHAT)
         self.ratings: dict[str, Any] | None = None
         self._encoder = ViewEncoder()
         self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=host.options.resync_buffer)
