@@ -21,13 +21,14 @@ import time
 from typing import TYPE_CHECKING
 
 from romme.engine.errors import EngineError
-from romme.server.protocol import ProtocolError
+from romme.server.config import ServerOptions
+from romme.server.errors import ProtocolError
+from romme.server.registry import Registry
 from romme.server.table import PLAYING, WAITING
 from romme.store import StoreError, accounts
 
 if TYPE_CHECKING:
-    from romme.server.lobby import Hub
-    from romme.store import PlayerRecord
+    from romme.store import PlayerRecord, Store
 
 __all__ = ["GuestNames"]
 
@@ -37,8 +38,10 @@ log = logging.getLogger("romme.server.guests")
 class GuestNames:
     """When each guest's nickname was last held, and handing nicknames out."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, registry: Registry, store: Store, options: ServerOptions) -> None:
+        self.registry = registry
+        self.store = store
+        self.options = options
         self._started = time.monotonic()
         self._held_at: dict[int, float] = {}
         """Player id -> when a connection or a sign-in last held the nickname."""
@@ -49,13 +52,12 @@ class GuestNames:
 
     def held(self, player_id: int) -> bool:
         """Whether the guest still holds its nickname."""
-        hub = self.hub
-        if player_id in hub.by_player:
+        if self.registry.online(player_id):
             return True
         since = self._held_at.get(player_id, self._started)
-        if time.monotonic() - since < hub.options.guest_hold_seconds:
+        if time.monotonic() - since < self.options.guest_hold_seconds:
             return True
-        for table in hub.tables.values():
+        for table in self.registry.tables.values():
             seat = table.seat_of(player_id)
             if table.status == PLAYING and seat is not None and not table.seats[seat].left:
                 return True
@@ -63,7 +65,7 @@ class GuestNames:
 
     def forget_old(self) -> None:
         """Drop the times that no longer hold anything (they count as the start)."""
-        limit = time.monotonic() - self.hub.options.guest_hold_seconds
+        limit = time.monotonic() - self.options.guest_hold_seconds
         for player_id, since in list(self._held_at.items()):
             if since < limit:
                 del self._held_at[player_id]
@@ -75,7 +77,7 @@ class GuestNames:
         nickname, else a new guest, taking over the nickname of a guest that no
         longer holds it. ``address``: the client's, counted against the new
         accounts one address may create (``too_many_accounts``)."""
-        store = self.hub.store
+        store = self.store
         if (
             me is not None
             and me.guest
@@ -94,19 +96,18 @@ class GuestNames:
 
     async def _free(self, nickname: str) -> bool:
         """Release the guest holding ``nickname`` if it no longer holds it."""
-        holder = await self.hub.store.find_player(nickname)
+        holder = await self.store.find_player(nickname)
         if holder is None or not holder.guest or holder.is_bot or self.held(holder.id):
             return False
         await self._release(holder.id, holder.nickname)
         return True
 
     async def _release(self, player_id: int, nickname: str) -> None:
-        hub = self.hub
-        for table in list(hub.tables.values()):
+        for table in list(self.registry.tables.values()):
             if table.status == WAITING and table.seat_of(player_id) is not None:
                 with contextlib.suppress(ProtocolError, EngineError, StoreError):
                     await table.call(table.leave_player, player_id)
-        if await hub.store.release_guest(player_id):
+        if await self.store.release_guest(player_id):
             log.info("guest_nickname_freed", extra={"player": nickname, "id": player_id})
-        hub.disconnect_player(player_id, 4401)
+        self.registry.disconnect_player(player_id, 4401)
         self._held_at.pop(player_id, None)

@@ -1,5 +1,6 @@
 """The wire protocol (``docs/protocol.md``): client messages parsed into typed
-values, table settings, error codes, and the limits on size and rate.
+values, error codes, and the limits on size and rate (the table settings are
+:mod:`romme.server.settings`; the server's messages :mod:`romme.server.messages`).
 
 Parsing never trusts the client: a message that is not what the protocol says
 raises :class:`ProtocolError` with a stable code and a message that names the
@@ -12,15 +13,17 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from romme.bots import LEVELS
 from romme.engine.actions import Action, action_from_json
 from romme.engine.errors import NotationError
-from romme.engine.rules import Rules
+from romme.server.errors import CHAT_MAX, ERROR_CODES, ProtocolError
+from romme.server.settings import TableSettings, parse_settings
 
 __all__ = [
-    "BOT_LEVELS",
+    "CHAT_MAX",
     "DB_INT_MAX",
     "ERROR_CODES",
     "MESSAGES",
@@ -45,220 +48,11 @@ __all__ = [
     "SetSeat",
     "StartGame",
     "TableChat",
-    "TableSettings",
     "WatchTable",
-    "dumps",
-    "error_message",
     "parse_message",
-    "parse_settings",
     "request_id",
     "table_action",
 ]
-
-BOT_LEVELS = ("beginner", "casual", "strong", "expert")
-
-CHAT_MAX = 500
-
-ERROR_CODES = {
-    "bad_json": "the message is not a JSON object",
-    "too_large": "the message is too large",
-    "unknown_type": "unknown message type",
-    "bad_message": "a field is missing or malformed",
-    "rate_limited": "too many messages",
-    "not_authenticated": "log in first",
-    "no_such_table": "there is no such table",
-    "no_such_player": "there is no such player",
-    "not_seated": "you do not sit at this table",
-    "table_full": "the table has no free seat",
-    "not_host": "only the host may do that",
-    "already_started": "the game has started",
-    "not_started": "the game has not started",
-    "seats_not_filled": "every seat must be taken",
-    "invite_only": "only invited players may sit at this table",
-    "no_such_invitation": "there is no such invitation",
-    "invitation_expired": "the invitation has expired",
-    "cannot_invite": "this player cannot be invited",
-    "chat_empty": "say something",
-    "chat_too_long": "at most 500 characters",
-    "bad_settings": "these settings are not possible",
-    "knock_closed": "the knock window has closed",
-    "nothing_to_do": "there is nothing to do now",
-    "server_busy": "the server could not store the move; try again",
-    "shutting_down": "the server is restarting",
-    "server_error": "something went wrong on the server; try again",
-    "too_many_connections": "too many connections",
-    "too_many_tables": "you have as many waiting tables as you may open",
-    "already_invited": "this player already has an open invitation to this table",
-    "too_many_invitations": "too many invitations; wait a little",
-    "draw_pending": "your draw already waits for the knock window to close",
-}
-"""Every error code of the protocol layer with a default message (engine codes
-come through unchanged)."""
-
-
-class ProtocolError(Exception):
-    """A bad client message: a stable code and a message for the player."""
-
-    def __init__(self, code: str, message: str | None = None) -> None:
-        super().__init__(message or ERROR_CODES.get(code, code))
-        self.code = code
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
-
-
-def dumps(data: Any) -> str:
-    """Compact JSON text of a server message."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def error_message(code: str, message: str, msg_id: Any = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if msg_id is not None:
-        data["id"] = msg_id
-    return data
-
-
-# ------------------------------------------------------------------ settings
-
-
-@dataclass(frozen=True, slots=True)
-class TableSettings:
-    """A table's settings, checked and completed with defaults."""
-
-    preset: str = "classic"
-    access: str = "open"
-    seats: int = 2
-    bots: dict[int, str] = field(default_factory=dict)
-    point_limit: int = 100
-    hand_rummy: bool = True
-    knock: bool = False
-    turn_seconds: int = 30
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "preset": self.preset,
-            "access": self.access,
-            "seats": self.seats,
-            "bots": {str(k): v for k, v in sorted(self.bots.items())},
-            "point_limit": self.point_limit,
-            "hand_rummy": self.hand_rummy,
-            "knock": self.knock,
-            "turn_seconds": self.turn_seconds,
-        }
-
-    def rules(self) -> Rules:
-        """The engine's rules for these settings."""
-        if self.preset == "classic":
-            return Rules.classic(
-                point_limit=self.point_limit,
-                hand_rummy=self.hand_rummy,
-                knock=self.knock,
-                turn_seconds=self.turn_seconds,
-            )
-        return Rules.three_rounds(turn_seconds=self.turn_seconds)
-
-
-_SETTINGS_KEYS = {
-    "preset",
-    "access",
-    "seats",
-    "bots",
-    "point_limit",
-    "hand_rummy",
-    "knock",
-    "turn_seconds",
-}
-
-
-def _bad(reason: str) -> ProtocolError:
-    return ProtocolError("bad_settings", reason)
-
-
-def _int_in(data: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _bad(f"{key} must be a whole number from {low} to {high}")
-    return value
-
-
-def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise _bad(f"{key} must be true or false")
-    return value
-
-
-def parse_settings(data: Any) -> TableSettings:
-    """Check the settings of a new table (``bad_settings`` with the reason)."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise _bad("settings must be an object")
-    unknown = sorted(set(data) - _SETTINGS_KEYS)
-    if unknown:
-        raise _bad(f"unknown setting(s): {', '.join(unknown)}")
-    preset = data.get("preset", "classic")
-    if preset not in ("classic", "three-rounds"):
-        raise _bad("preset must be 'classic' or 'three-rounds'")
-    access = data.get("access", "open")
-    if access not in ("open", "invite"):
-        raise _bad("access must be 'open' or 'invite'")
-    seats = _int_in(data, "seats", 4 if preset == "three-rounds" else 2, 2, 4)
-    raw_bots = data.get("bots", {})
-    if not isinstance(raw_bots, dict):
-        raise _bad('bots must map seat numbers to levels, e.g. {"1": "casual"}')
-    bots: dict[int, str] = {}
-    for key, level in raw_bots.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise _bad(f"bots: {key!r} is not a seat number") from None
-        if not 1 <= seat < seats:
-            raise _bad(f"bots: seat {seat} must be from 1 to {seats - 1} (seat 0 is the host)")
-        if level not in BOT_LEVELS:
-            raise _bad(f"bots: the level must be one of {', '.join(BOT_LEVELS)}")
-        bots[seat] = level
-    point_limit = _int_in(data, "point_limit", 100, 1, 100_000)
-    hand_rummy = _bool(data, "hand_rummy", True)
-    knock = _bool(data, "knock", False)
-    turn_seconds = _int_in(data, "turn_seconds", 30, 15, 120)
-    if preset == "three-rounds":
-        if "point_limit" in data:
-            raise _bad("three-rounds plays three rounds: it has no point limit")
-        if data.get("hand_rummy") is False:
-            raise _bad("three-rounds always plays with hand rummy")
-        if knock:
-            raise _bad("the knock is played in the classic preset only")
-        hand_rummy = True
-    if knock and seats < 3:
-        raise _bad("the knock needs 3 or 4 seats")
-    return TableSettings(preset, access, seats, bots, point_limit, hand_rummy, knock, turn_seconds)
-
-
-def settings_from_json(data: Any) -> TableSettings:
-    """Settings the server stored itself when it accepted the table (to restore it).
-
-    They are read as stored, not checked again with :func:`parse_settings`: the
-    checks for new tables may refuse what the server wrote (a three-rounds table
-    stores the point limit it does not use) or grow stricter in a later version,
-    and a game once accepted must come back after every restart."""
-    if not isinstance(data, dict):
-        raise ValueError("stored table settings must be an object")
-    default = TableSettings()
-    bots = data.get("bots") or {}
-    return TableSettings(
-        preset=str(data.get("preset", default.preset)),
-        access=str(data.get("access", default.access)),
-        seats=int(data.get("seats", default.seats)),
-        bots={int(seat): str(level) for seat, level in bots.items()},
-        point_limit=int(data.get("point_limit", default.point_limit)),
-        hand_rummy=bool(data.get("hand_rummy", default.hand_rummy)),
-        knock=bool(data.get("knock", default.knock)),
-        turn_seconds=int(data.get("turn_seconds", default.turn_seconds)),
-    )
-
 
 # ------------------------------------------------------------------ messages
 
@@ -436,8 +230,8 @@ def _level_field(data: dict[str, Any], key: str, optional: bool) -> str | None:
     value = data.get(key)
     if value is None:
         return None
-    if value not in BOT_LEVELS:
-        raise ProtocolError("bad_message", f"{key!r} must be one of {', '.join(BOT_LEVELS)}")
+    if value not in LEVELS:
+        raise ProtocolError("bad_message", f"{key!r} must be one of {', '.join(LEVELS)}")
     return str(value)
 
 

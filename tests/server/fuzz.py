@@ -37,9 +37,11 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisDeprecationWarning
 
+from romme.bots import LEVELS as BOT_LEVELS
 from romme.engine.actions import Action
 from romme.engine.cards import JOKER, Card, all_naturals
-from romme.server.protocol import BOT_LEVELS, MESSAGE_TYPES, MESSAGES, TableSettings
+from romme.server.protocol import MESSAGE_TYPES, MESSAGES
+from romme.server.settings import TableSettings
 
 from .helpers import Client, ServerProcess
 

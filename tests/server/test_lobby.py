@@ -25,6 +25,11 @@ async def _guest(server: ServerProcess, prefix: str) -> Client:
 async def test_lobby_shows_tables_players_and_chat(shared_server: ServerProcess) -> None:
     a = await _guest(shared_server, "la")
     b = await _guest(shared_server, "lb")
+    welcome = b.messages[0]
+    assert welcome["type"] == "welcome" and welcome["protocol"] == 1
+    # The client takes the computer opponents' levels and the chat limit from here.
+    assert welcome["bot_levels"] == ["beginner", "casual", "strong", "expert"]
+    assert welcome["chat_max"] == 500
     lobby = b.messages[1]
     assert lobby["type"] == "lobby" and {"tables", "players", "chat", "invitations"} <= set(lobby)
     assert b.nickname in [p["nickname"] for p in lobby["players"]]

@@ -20,9 +20,9 @@ from romme.server.protocol import (
     ProtocolError,
     RateLimiter,
     parse_message,
-    parse_settings,
     table_action,
 )
+from romme.server.settings import parse_settings
 from romme.server.timers import ManualClock
 
 

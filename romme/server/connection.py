@@ -1,0 +1,127 @@
+"""One client's WebSocket: its player, the tables it follows, its outgoing queue.
+
+A :class:`Connection` never writes to its socket from another task: messages go
+into its queue and its writer task sends them, so a slow client slows nobody else
+down (past ``queue_limit`` waiting messages it is disconnected and may come back
+and resync).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from romme.engine.errors import EngineError
+from romme.server import messages
+from romme.server.errors import ProtocolError
+from romme.store import StoreError
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+    from romme.store import PlayerRecord
+
+__all__ = ["Connection", "ConnectionRefused"]
+
+log = logging.getLogger("romme.server.lobby")
+
+_LOBBY_SLOT = "\x00lobby"
+"""Queued in place of a lobby update: the writer sends the newest one then."""
+
+
+class ConnectionRefused(Exception):
+    """A new connection over a limit: it gets ``error`` and is closed with ``close_code``."""
+
+    def __init__(self, error: ProtocolError, close_code: int = 4429) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.close_code = close_code
+
+
+class Connection:
+    """One client's WebSocket: its player, its tables and its outgoing queue."""
+
+    _ids = 0
+
+    def __init__(
+        self,
+        websocket: WebSocket | None,
+        player: PlayerRecord,
+        address: str | None = None,
+        queue_limit: int = 1000,
+    ) -> None:
+        Connection._ids += 1
+        self.id = Connection._ids
+        self.websocket = websocket
+        self.player = player
+        self.address = address
+        """The client's network address (for the per-address connection limit)."""
+        self.queue_limit = queue_limit
+        self.player_id = player.id
+        self.nickname = player.nickname
+        self.tables: set[int] = set()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.lobby_slot: str | None = None
+        """The newest lobby update not yet sent (a slow client gets only the latest)."""
+        self.closed = False
+        self.close_code = 1000
+        self.refused: list[float] = []
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.id} {self.nickname}>"
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.queue_limit:
+            log.warning("slow_client_dropped", extra={"player": self.nickname})
+            self.close(1008)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        self.send(messages.dumps(data))
+
+    def reply(self, data: dict[str, Any], msg_id: Any) -> None:
+        """Send ``data`` as the reply to the request ``msg_id``."""
+        self.send_json(messages.with_id(data, msg_id))
+
+    def send_lobby(self, text: str) -> None:
+        """Queue a lobby update; one that is still waiting is replaced, not repeated."""
+        if self.closed:
+            return
+        waiting = self.lobby_slot is not None
+        self.lobby_slot = text
+        if not waiting:
+            self.queue.put_nowait(_LOBBY_SLOT)
+
+    def error(self, exc: ProtocolError | EngineError | StoreError, msg_id: Any = None) -> None:
+        self.send_json(messages.error(exc.code, exc.message, msg_id))
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Send what is queued until the connection closes."""
+        websocket = self.websocket
+        assert websocket is not None
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                if text is _LOBBY_SLOT:
+                    text, self.lobby_slot = self.lobby_slot, None
+                    if text is None:
+                        continue
+                await websocket.send_text(text)
+        except Exception:
+            self.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await websocket.close(self.close_code)

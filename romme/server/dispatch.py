@@ -1,0 +1,161 @@
+"""What each client message does: one handler per message type (``HANDLERS``).
+
+A handler runs with the hub, the sender's connection, the parsed message and the
+request's ``id``. Whatever changes a table runs in the table's own task
+(``table.call``). A refused request is answered with an ``error`` to its sender
+only and changes nothing (:func:`handle`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from romme.engine.errors import EngineError
+from romme.server import messages
+from romme.server.connection import Connection
+from romme.server.errors import ProtocolError
+from romme.server.hub import Hub
+from romme.server.protocol import (
+    ActionMsg,
+    AnswerInvitation,
+    Back,
+    ClientMessage,
+    CreateTable,
+    Hint,
+    Invite,
+    JoinTable,
+    LeaveTable,
+    LobbyChat,
+    NextRoundMsg,
+    Ping,
+    PlayerInfoMsg,
+    Resync,
+    SetSeat,
+    StartGame,
+    TableChat,
+    WatchTable,
+)
+from romme.server.table import TableActor
+from romme.store import StoreError
+
+__all__ = ["HANDLERS", "handle"]
+
+log = logging.getLogger("romme.server.lobby")
+
+Handler = Callable[[Hub, Connection, Any, Any], Awaitable[None]]
+
+
+async def handle(hub: Hub, conn: Connection, message: ClientMessage, msg_id: Any) -> None:
+    """Do what a client asked; errors go back to that client only."""
+    if hub.shutting_down and not isinstance(message, Ping):
+        conn.error(ProtocolError("shutting_down"), msg_id)
+        return
+    try:
+        await HANDLERS[type(message)](hub, conn, message, msg_id)
+    except (ProtocolError, EngineError, StoreError) as exc:
+        conn.error(exc, msg_id)
+    except Exception:
+        # A fault of the server, not of the message: logged with its traceback,
+        # answered, and the connection stays usable.
+        log.exception(
+            "request_failed", extra={"player": conn.nickname, "message": type(message).__name__}
+        )
+        conn.error(ProtocolError("server_error"), msg_id)
+
+
+def _ok(conn: Connection, msg_id: Any) -> None:
+    """``ok`` answers a request that has an id and no other answer."""
+    if msg_id is not None:
+        conn.reply(messages.ok(), msg_id)
+
+
+# ----------------------------------------------------------------- lobby
+
+
+async def _ping(hub: Hub, conn: Connection, message: Ping, msg_id: Any) -> None:
+    conn.reply(messages.pong(hub.clock.now_ms()), msg_id)
+
+
+async def _lobby_chat(hub: Hub, conn: Connection, message: LobbyChat, msg_id: Any) -> None:
+    await hub.lobby.say(conn, message.text)
+    _ok(conn, msg_id)
+
+
+async def _create_table(hub: Hub, conn: Connection, message: CreateTable, msg_id: Any) -> None:
+    await hub.create_table(conn, message.settings, msg_id)
+
+
+async def _player_info(hub: Hub, conn: Connection, message: PlayerInfoMsg, msg_id: Any) -> None:
+    info = await hub.store.player_info(message.nickname)
+    if info is None:
+        raise ProtocolError("no_such_player", f"there is no player {message.nickname!r}")
+    conn.reply(messages.player_info(info), msg_id)
+
+
+async def _invite(hub: Hub, conn: Connection, message: Invite, msg_id: Any) -> None:
+    await hub.invitations.invite(conn, message, msg_id)
+
+
+async def _answer(hub: Hub, conn: Connection, message: AnswerInvitation, msg_id: Any) -> None:
+    await hub.invitations.answer(conn, message, msg_id)
+
+
+# ----------------------------------------------------------------- table
+
+
+def _at_table(
+    work: Callable[[TableActor, Connection, Any, Any], Awaitable[Any]], answer_ok: bool = False
+) -> Handler:
+    """The handler of a message to a table: ``work(table, conn, message, msg_id)``
+    runs in the table's task; ``answer_ok``: then ``ok`` answers (the other
+    requests are answered by the table itself)."""
+
+    async def handler(hub: Hub, conn: Connection, message: Any, msg_id: Any) -> None:
+        table = hub.registry.table(message.table)
+        await table.call(work, table, conn, message, msg_id)
+        if answer_ok:
+            _ok(conn, msg_id)
+
+    return handler
+
+
+async def _leave(hub: Hub, conn: Connection, message: LeaveTable, msg_id: Any) -> None:
+    table = hub.registry.table(message.table)
+    await table.call(table.leave, conn)
+    conn.reply(messages.left_table(table.id), msg_id)
+    conn.send_json(await hub.lobby.message(conn))
+
+
+async def _hint(hub: Hub, conn: Connection, message: Hint, msg_id: Any) -> None:
+    table = hub.registry.table(message.table)
+    view = await table.call(table.view_json, conn)
+    action, reason = await hub.botpool.suggest(view)
+    if action is not None:
+        action = {k: v for k, v in action.items() if k != "seat"}
+    conn.reply(messages.hint(table.id, action, reason), msg_id)
+
+
+HANDLERS: dict[type[Any], Handler] = {
+    Ping: _ping,
+    LobbyChat: _lobby_chat,
+    CreateTable: _create_table,
+    PlayerInfoMsg: _player_info,
+    Invite: _invite,
+    AnswerInvitation: _answer,
+    ActionMsg: _at_table(
+        lambda table, conn, m, msg_id: table.client_action(conn, m.action, msg_id)
+    ),
+    JoinTable: _at_table(lambda table, conn, m, msg_id: table.join(conn, msg_id)),
+    WatchTable: _at_table(lambda table, conn, m, msg_id: table.watch(conn, msg_id)),
+    LeaveTable: _leave,
+    SetSeat: _at_table(lambda table, conn, m, _: table.set_seat(conn, m.seat, m.bot), True),
+    StartGame: _at_table(lambda table, conn, m, _: table.start_game(conn, m.fill), True),
+    NextRoundMsg: _at_table(lambda table, conn, m, _: table.next_round(conn), True),
+    TableChat: _at_table(lambda table, conn, m, _: table.chat_message(conn, m.text), True),
+    Resync: _at_table(lambda table, conn, m, msg_id: table.resync(conn, m.since, msg_id)),
+    Back: _at_table(lambda table, conn, m, _: table.back(conn), True),
+    Hint: _hint,
+}
+"""The handler of each client message type (every type of ``protocol.MESSAGES``)."""

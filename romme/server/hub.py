@@ -1,0 +1,288 @@
+"""The hub: the server's tables and connections, from start to shutdown.
+
+It rebuilds the unfinished tables when the server starts, admits and registers
+connections (keeping the per-player and per-address limits), creates tables,
+closes a waiting table whose host has gone, and is the
+:class:`~romme.server.table.host.TableHost` of every table. What the lobby shows
+is :mod:`romme.server.lobby`, invitations :mod:`romme.server.invitations`, and
+what each client message does :mod:`romme.server.dispatch`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from romme.engine.errors import EngineError
+from romme.engine.fairness import new_match_seed
+from romme.server import messages
+from romme.server.botpool import BotPool
+from romme.server.config import ServerOptions
+from romme.server.connection import Connection, ConnectionRefused
+from romme.server.errors import ProtocolError
+from romme.server.guests import GuestNames
+from romme.server.housekeeping import gc_loop, housekeeping_loop, watch_loop
+from romme.server.invitations import Invitations
+from romme.server.lobby import Lobby
+from romme.server.registry import Registry
+from romme.server.settings import TableSettings
+from romme.server.table import FINISHED, PLAYING, WAITING, SeatState, TableActor
+from romme.server.table.actor import TABLE_CHAT
+from romme.server.timers import Clock
+from romme.store import StoreError
+
+if TYPE_CHECKING:
+    from romme.store import Store, TableRecord
+
+__all__ = ["Hub"]
+
+log = logging.getLogger("romme.server.lobby")
+
+
+class Hub:
+    """The registry of tables and connections, and their lifecycle."""
+
+    def __init__(
+        self, store: Store, options: ServerOptions, clock: Clock, botpool: BotPool
+    ) -> None:
+        self.store = store
+        self.options = options
+        self.clock = clock
+        self.botpool = botpool
+        self.registry = Registry()
+        self.tables = self.registry.tables
+        self.lobby = Lobby(self.registry, store, clock, options)
+        self.invitations = Invitations(self.registry, store, clock, options, self.lobby)
+        self.guests = GuestNames(self.registry, store, options)
+        self.shutting_down = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
+        """Waiting tables whose host has no connection: closed when the timer fires."""
+        self.unrestored: list[int] = []
+        """Unfinished tables of the store that could not be rebuilt at the start."""
+
+    # ------------------------------------------------------------ lifecycle
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a background task, keeping a reference until it ends."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        """Rebuild the unfinished tables from the store and start their timers."""
+        records = await self.store.unfinished_tables()
+        for record in records:
+            try:
+                await self._restore(record)
+            except Exception:
+                # The game stays in the store untouched; /healthz reports it until
+                # a server that can rebuild it starts.
+                self.unrestored.append(record.id)
+                log.exception("restore_failed", extra={"table": record.id})
+        for table in list(self.tables.values()):
+            self._watch_host(table)
+        await self.lobby.start()
+        self.spawn(watch_loop())
+        self.spawn(housekeeping_loop(self.store, self.options, self.guests))
+        if self.options.gc_freeze_seconds:
+            self.spawn(gc_loop(self.options))
+        log.info("hub_started", extra={"tables": len(self.tables)})
+
+    async def _restore(self, record: TableRecord) -> None:
+        if record.status not in (WAITING, PLAYING):
+            return
+        host = await self.store.get_player(record.host_id)
+        table = TableActor.from_record(self, record, host.nickname if host else "?")
+        chat = await self.store.recent_chat(record.id, TABLE_CHAT)
+        table.chat.extend(messages.chat_entry(m) for m in chat)
+        self.tables[table.id] = table
+        table.start()
+        table.post(table.resume)
+        log.info(
+            "table_restored",
+            extra={"table": table.id, "version": table.version, "status": table.status},
+        )
+
+    async def begin_shutdown(self) -> None:
+        """Stop taking moves, let the tables finish their writes, tell the clients."""
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        self.lobby.pause()
+        log.info("shutdown_started", extra={"connections": len(self.registry.connections)})
+        await asyncio.gather(
+            *(table.stop() for table in list(self.tables.values())), return_exceptions=True
+        )
+        notice = messages.dumps(messages.shutdown())
+        for conn in list(self.registry.connections):
+            conn.send(notice)
+            conn.close(1012)
+
+    async def close(self) -> None:
+        await self.begin_shutdown()
+        await self.lobby.stop()
+        self.invitations.close()
+        for timer in self._orphan_timers.values():
+            timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ---------------------------------------------------------- connections
+
+    def _admit(self, conn: Connection) -> None:
+        """Refuse a connection over the per-player or per-address limit."""
+        registry = self.registry
+        per_player = self.options.max_connections_per_player
+        if per_player and len(registry.by_player.get(conn.player_id, ())) >= per_player:
+            raise ConnectionRefused(
+                ProtocolError(
+                    "too_many_connections",
+                    f"a player may hold at most {per_player} connections "
+                    "at once: close another tab or device first",
+                )
+            )
+        per_address = self.options.max_connections_per_address
+        if (
+            per_address
+            and conn.address is not None
+            and len(registry.by_address.get(conn.address, ())) >= per_address
+        ):
+            raise ConnectionRefused(
+                ProtocolError(
+                    "too_many_connections",
+                    f"at most {per_address} connections from one address at once",
+                )
+            )
+
+    async def connect(self, conn: Connection) -> None:
+        self._admit(conn)
+        first = self.registry.add(conn)
+        if first:
+            self.lobby.players_changed()
+            self._host_back(conn.player_id)
+        conn.send_json(messages.welcome(conn.player.to_json(), self.clock.now_ms()))
+        conn.send_json(await self.lobby.message(conn))
+        # The tables the player sits at, also a game that ended while the player was
+        # away (kept for a while after its end): a page that comes back learns how
+        # it ended instead of showing the last position it saw.
+        for table in list(self.tables.values()):
+            seat = table.seat_of(conn.player_id)
+            if seat is None or table.status not in (WAITING, PLAYING, FINISHED):
+                continue
+            if table.seats[seat].left:
+                continue
+            with contextlib.suppress(ProtocolError, EngineError, StoreError):
+                await table.call(table.subscribe, conn)
+        if first:
+            self.lobby.changed()
+
+    async def disconnect(self, conn: Connection) -> None:
+        conn.close()
+        if self.registry.remove(conn):
+            self.guests.hold(conn.player_id)
+            self.lobby.players_changed()
+            self.lobby.changed()
+            for hosted in list(self.tables.values()):
+                if hosted.host_id == conn.player_id:
+                    self._watch_host(hosted)
+        for table_id in list(conn.tables):
+            table = self.tables.get(table_id)
+            if table is not None and not self.shutting_down:
+                table.post(table.unsubscribe, conn)
+
+    def _watch_host(self, table: TableActor) -> None:
+        """A waiting table whose host has no connection is closed after
+        ``waiting_table_grace`` seconds unless the host comes back (a reload or a
+        short network loss keeps it; a host who went for good frees the lobby)."""
+        if (
+            table.status != WAITING
+            or self.registry.online(table.host_id)
+            or table.id in self._orphan_timers
+        ):
+            return
+        grace = max(0.0, self.options.waiting_table_grace)
+        loop = asyncio.get_running_loop()
+        self._orphan_timers[table.id] = loop.call_later(
+            grace, lambda: table.post(self._close_orphan, table)
+        )
+
+    def _host_back(self, player_id: int) -> None:
+        for table_id, timer in list(self._orphan_timers.items()):
+            table = self.tables.get(table_id)
+            if table is None or table.host_id == player_id:
+                timer.cancel()
+                del self._orphan_timers[table_id]
+
+    async def _close_orphan(self, table: TableActor) -> None:
+        """Runs in the table's task: close it if it still waits without its host."""
+        self._orphan_timers.pop(table.id, None)
+        if table.status == WAITING and not self.registry.online(table.host_id):
+            log.info("waiting_table_abandoned", extra={"table": table.id})
+            await table.close("the host has gone")
+
+    # --------------------------------------------------------------- tables
+
+    async def create_table(self, conn: Connection, settings: TableSettings, msg_id: Any) -> None:
+        """A new table with its creator at seat 0 as host (answered with ``table``)."""
+        limit = self.options.max_waiting_tables
+        hosted = sum(
+            1 for t in self.tables.values() if t.host_id == conn.player_id and t.status == WAITING
+        )
+        if limit and hosted >= limit:
+            raise ProtocolError(
+                "too_many_tables",
+                f"you already host {hosted} waiting "
+                f"table(s), the most one may: start or leave one first",
+            )
+        rules = settings.rules()
+        seats = [SeatState() for _ in range(settings.seats)]
+        seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname)
+        for seat, level in settings.bots.items():
+            seats[seat] = SeatState(bot=level)
+        seed = new_match_seed()
+        table_id = await self.store.create_table(
+            conn.player_id, settings.to_json(), rules.to_json(), [s.to_store() for s in seats], seed
+        )
+        table = TableActor(
+            self, table_id, conn.player_id, conn.nickname, settings, rules, seats, seed, WAITING
+        )
+        self.tables[table_id] = table
+        table.start()
+        log.info("table_created", extra={"table": table_id, "host": conn.nickname})
+        await table.call(table.subscribe, conn, msg_id)
+        self.lobby.changed()
+
+    # ---------------------------------------------- the tables' host (TableHost)
+
+    def lobby_changed(self) -> None:
+        self.lobby.changed()
+
+    def game_finished(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        for conn in list(table.subscribers):
+            if isinstance(conn, Connection) and self.registry.in_lobby(conn):
+                self.spawn(self.lobby.send_to(conn))
+
+    def table_gone(self, table_id: int) -> None:
+        """A closed or long-finished table leaves memory."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            self.spawn(table.stop())
+        self.lobby.changed()
+
+    # ----------------------------------------------------------------- stats
+
+    def health(self) -> dict[str, Any]:
+        return {
+            "tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
+            "connections": len(self.registry.connections),
+            "unrestored_tables": list(self.unrestored),
+        }

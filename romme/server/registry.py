@@ -1,0 +1,75 @@
+"""Who is connected and which tables are in memory: the indexes the hub, the
+lobby, the invitations and the guests' nicknames all read."""
+
+from __future__ import annotations
+
+from romme.server.connection import Connection
+from romme.server.errors import ProtocolError
+from romme.server.table import CLOSED, PLAYING, TableActor
+
+__all__ = ["Registry"]
+
+
+class Registry:
+    """The connections (by player and by address) and the tables in memory."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, TableActor] = {}
+        self.connections: set[Connection] = set()
+        self.by_player: dict[int, set[Connection]] = {}
+        self.by_address: dict[str, set[Connection]] = {}
+
+    def add(self, conn: Connection) -> bool:
+        """Register a connection; True if it is its player's first."""
+        self.connections.add(conn)
+        first = conn.player_id not in self.by_player
+        self.by_player.setdefault(conn.player_id, set()).add(conn)
+        if conn.address is not None:
+            self.by_address.setdefault(conn.address, set()).add(conn)
+        return first
+
+    def remove(self, conn: Connection) -> bool:
+        """Forget a connection; True if it was its player's last."""
+        self.connections.discard(conn)
+        if conn.address is not None:
+            same = self.by_address.get(conn.address)
+            if same is not None:
+                same.discard(conn)
+                if not same:
+                    del self.by_address[conn.address]
+        conns = self.by_player.get(conn.player_id)
+        if conns is None:
+            return False
+        conns.discard(conn)
+        if conns:
+            return False
+        del self.by_player[conn.player_id]
+        return True
+
+    def online(self, player_id: int) -> bool:
+        return player_id in self.by_player
+
+    def table(self, table_id: int) -> TableActor:
+        """A table a client names (``no_such_table`` if it is not open)."""
+        table = self.tables.get(table_id)
+        if table is None or table.status == CLOSED:
+            raise ProtocolError("no_such_table", f"there is no table {table_id}")
+        return table
+
+    def send_to_player(self, player_id: int, text: str) -> None:
+        """Send to every connection of a player."""
+        for conn in list(self.by_player.get(player_id, ())):
+            conn.send(text)
+
+    def disconnect_player(self, player_id: int, code: int) -> None:
+        """Close every connection of the player (e.g. 4401 after a guest logged out)."""
+        for conn in list(self.by_player.get(player_id, ())):
+            conn.close(code)
+
+    def in_lobby(self, conn: Connection) -> bool:
+        """Whether lobby updates go to this connection (not while at a running game)."""
+        for table_id in conn.tables:
+            table = self.tables.get(table_id)
+            if table is not None and table.status == PLAYING:
+                return False
+        return True

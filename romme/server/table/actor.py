@@ -1,0 +1,453 @@
+"""One table: an actor that owns its :class:`~romme.engine.game.Game`.
+
+Everything that changes a table runs in the table's own task, one thing at a
+time, in the order it arrived (:meth:`TableActor.call` and :meth:`TableActor.post`),
+so there are no races: the first knock the actor sees wins, a move that arrives
+after the turn passed is refused by the engine.
+
+An accepted action goes: engine (``Game.apply``: checked completely, nothing
+half-applied) -> store (``append_actions``: committed) -> every connection at the
+table, each getting only what its seat may see (``event.for_seat``, ``view_for``).
+If the store fails, the game is rebuilt from the log and the move is refused, so
+nobody ever sees a move the database does not hold.
+
+The actor is built in layers, one concern each: :mod:`~romme.server.table.seating`
+(seats and who follows the table), :mod:`~romme.server.table.timing` (the turn, the
+knock window, the wait between rounds), and here the game itself: moves, updates,
+resync, the computer opponents' turns, restoring and finishing. The table sees the
+server only through its :class:`~romme.server.table.host.TableHost`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from romme.engine.actions import Action, Arrange, Draw, Knock, NextRound
+from romme.engine.errors import EngineError
+from romme.engine.events import Event, RoundStarted
+from romme.engine.game import Game, Phase
+from romme.engine.reference import timeout_action
+from romme.engine.rules import Rules
+from romme.server import messages
+from romme.server.encode import ViewEncoder
+from romme.server.messages import dumps
+from romme.server.protocol import ProtocolError, table_action
+from romme.server.settings import TableSettings, settings_from_json
+from romme.server.table.botseats import Answer, BotSeats, bot_move
+from romme.server.table.deadlines import Deadline
+from romme.server.table.host import Subscriber, TableHost
+from romme.server.table.mailbox import Mailbox, Work
+from romme.server.table.replay import events_after_replay, timeouts_in_a_row
+from romme.server.table.seats import FINISHED, PLAYING, WAITING, SeatState
+from romme.server.table.timing import Timing
+from romme.store import TableRecord
+
+__all__ = ["TABLE_CHAT", "TableActor"]
+
+log = logging.getLogger("romme.server.table")
+
+TABLE_CHAT = 50
+"""A table shows the last this many chat messages (also after a restart)."""
+
+SLOW_COMMIT = 0.25
+"""Seconds after which a commit of the action log is logged as slow."""
+
+
+class TableActor(Timing):
+    """A table and its game, changed only from its own task."""
+
+    def __init__(
+        self,
+        host: TableHost,
+        table_id: int,
+        host_id: int,
+        host_name: str,
+        settings: TableSettings,
+        rules: Rules,
+        seats: list[SeatState],
+        match_seed: bytes,
+        status: str,
+    ) -> None:
+        self.server = host
+        self.id = table_id
+        self.host_id = host_id
+        self.host = host_name
+        self.settings = settings
+        self.rules = rules
+        self.seats = seats
+        self.match_seed = match_seed
+        self.status = status
+        self.game = None
+        self.subscribers = {}
+        self.invited = {}
+        self.actions: list[dict[str, Any]] = []
+        self.chat: deque[dict[str, Any]] = deque(maxlen=TABLE_CHAT)
+        self.ratings: dict[str, Any] | None = None
+        self._encoder = ViewEncoder()
+        self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=host.options.resync_buffer)
+        self._mailbox = Mailbox(f"table-{table_id}", {"table": table_id})
+        self._closing = False
+        # Time.
+        clock = host.clock
+        self.turn = Deadline(clock, lambda token: self.post(self._on_turn_timeout, token))
+        self._turn_start: int | None = None
+        """When the seat's own time began (or begins: after an open knock window)."""
+        self.knock_window = Deadline(clock, lambda token: self.post(self._on_knock_closed, token))
+        self._held_draw: tuple[Subscriber | None, Any, Draw] | None = None
+        self.round_wait = Deadline(clock, lambda token: self.post(self._on_round_wait, token))
+        self._ready: set[int] = set()
+        self._at_summary: set[int] = set()
+        """Seats connected when the round ended: they are waited for even if their
+        connection drops meanwhile (a reload must not skip the summary)."""
+        self._expire_timer: Any = None
+        self.bots = BotSeats(
+            host,
+            table_id,
+            match_seed,
+            lambda seat, answer, knock, token: self.post(
+                self._on_bot_move, seat, answer, knock, token
+            ),
+        )
+
+    # ------------------------------------------------------------ the actor
+
+    def start(self) -> None:
+        self._mailbox.start()
+
+    async def call(self, func: Work, *args: Any) -> Any:
+        """Run ``func(*args)`` in the table's task and return its result."""
+        return await self._mailbox.call(func, *args)
+
+    def post(self, func: Work, *args: Any) -> None:
+        """Run ``func(*args)`` in the table's task later; errors are logged."""
+        self._mailbox.post(func, *args)
+
+    async def stop(self) -> None:
+        """Finish what is queued (writes included), then stop the task and timers."""
+        self._closing = True
+        self._cancel_timers()
+        await self._mailbox.stop()
+
+    def _cancel_timers(self) -> None:
+        for deadline in (self.turn, self.knock_window, self.round_wait):
+            deadline.cancel()
+        if self._expire_timer is not None:
+            self._expire_timer.cancel()
+            self._expire_timer = None
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def table_json(self, seat: int | None) -> dict[str, Any]:
+        game = self.game
+        return {
+            **self.about(),
+            "my_seat": seat,
+            "version": self.version,
+            "view": None if game is None else self._encoder.view(game.view_for(seat)),
+            "timer": self.timer_json(),
+            "next_round": self.next_round_json(),
+            "chat": list(self.chat),
+            "ratings": self.ratings,
+        }
+
+    def _send_table(self, conn: Subscriber, msg_id: Any = None) -> None:
+        seat = self.subscribers.get(conn)
+        conn.send(dumps(messages.with_id(messages.table(self.table_json(seat)), msg_id)))
+
+    # ------------------------------------------------------------- restore
+
+    @classmethod
+    def from_record(cls, host: TableHost, record: TableRecord, host_name: str) -> TableActor:
+        """The table as the store holds it, its game replayed from the log (after
+        a restart). The stored settings and rules are taken as they are."""
+        table = cls(
+            host,
+            record.id,
+            record.host_id,
+            host_name,
+            settings_from_json(record.settings),
+            Rules.from_json(record.rules),
+            [SeatState.from_store(s) for s in record.seats],
+            bytes(record.match_seed),
+            record.status,
+        )
+        table.restore(list(record.actions), messages.ms(record.last_action_at))
+        return table
+
+    def restore(self, actions: list[dict[str, Any]], last_action_ms: int | None) -> None:
+        """Rebuild the game by replaying its log (after a restart)."""
+        self.actions = list(actions)
+        if self.status != WAITING and actions:
+            self.game = Game.replay(
+                self.rules, self.settings.seats, self.match_seed, Game.actions_from_json(actions)
+            )
+            counts = timeouts_in_a_row(self.actions, len(self.seats))
+            for seat, count in zip(self.seats, counts, strict=True):
+                seat.timeouts = count
+                seat.away = seat.human and count >= self.rules.timeouts_before_away
+            start = last_action_ms if last_action_ms is not None else self.server.clock.now_ms()
+            self._set_timers(events_after_replay(self.game), start_ms=start)
+
+    async def resume(self) -> None:
+        """After a restore: finish what the crash interrupted, let bots move."""
+        if self.status == PLAYING and self.game is None:
+            # The server stopped between starting the game and dealing its first round.
+            self.game = Game(self.rules, self.settings.seats, self.match_seed)
+            await self._play(NextRound(), by="table")
+            return
+        game = self.game
+        if game is not None and game.is_over and self.status != FINISHED:
+            await self._finish()
+        self._schedule_bots()
+
+    # -------------------------------------------------------------- playing
+
+    async def client_action(self, conn: Subscriber, data: dict[str, Any], msg_id: Any) -> None:
+        game = self.game
+        if game is None or self.status == WAITING:
+            raise ProtocolError("not_started")
+        seat = self.seat_of(conn.player_id)
+        if seat is None:
+            raise ProtocolError("not_seated", "you watch this table: you cannot play here")
+        if self.seats[seat].left:
+            # A computer opponent plays the seat, and this connection no longer gets
+            # the table's updates (nor would it get the answer to this action).
+            raise ProtocolError("not_seated", "you left this game: join the table again to play on")
+        action = table_action(data, seat)
+        if not isinstance(action, Arrange):
+            # A move says the player is back; sorting the hand does not (the web
+            # page sorts every new hand by itself, with nobody at the screen).
+            self._back(seat)
+        if isinstance(action, Knock) and not self.knock_window.running and game.knock is not None:
+            raise ProtocolError("knock_closed", "too late: the knock window has closed")
+        if (
+            isinstance(action, Draw)
+            and self.knock_window.running
+            and game.current == seat
+            and game.phase is Phase.DRAW
+        ):
+            # The knock window is open: the draw waits until it closes. One draw
+            # waits at a time; a computer opponent's gives way to the player's own.
+            if self._held_draw is not None and self._held_draw[0] is not None:
+                raise ProtocolError(
+                    "draw_pending", "your draw already waits for the knock window to close"
+                )
+            self._held_draw = (conn, msg_id, action)
+            return
+        await self._play(action, by=None, conn=conn, msg_id=msg_id)
+        if not isinstance(action, Arrange):
+            self.seats[seat].timeouts = 0
+
+    async def _play(
+        self, action: Action, by: str | None, conn: Subscriber | None = None, msg_id: Any = None
+    ) -> list[Event]:
+        """Apply, commit, tell everyone. Raises the engine's error if illegal."""
+        game = self.game
+        assert game is not None
+        events = game.apply(action)
+        record = action.to_json()
+        if by is not None:
+            record["by"] = by
+        started = time.perf_counter()
+        try:
+            await self.server.store.append_actions(self.id, self.version + 1, [record])
+        except Exception as exc:
+            log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
+            self.game = Game.replay(
+                self.rules,
+                self.settings.seats,
+                self.match_seed,
+                Game.actions_from_json(self.actions),
+            )
+            raise ProtocolError("server_busy") from exc
+        took = time.perf_counter() - started
+        if took > SLOW_COMMIT:
+            log.warning("slow_commit", extra={"table": self.id, "ms": round(took * 1000, 1)})
+        self.actions.append(record)
+        self._recent.append((self.version, events))
+        self._set_timers(events)
+        self._send_update(events, conn, msg_id)
+        if any(isinstance(e, RoundStarted) for e in events):
+            self.server.lobby_changed()
+        if game.is_over:
+            await self._finish()
+        else:
+            self._check_ready()
+            self._schedule_bots()
+        return events
+
+    def _update_for(
+        self, seat: int | None, version: int, events: Iterable[Event], with_view: bool = True
+    ) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        shown = []
+        for event in events:
+            seen = event.for_seat(seat)
+            if seen is not None:
+                shown.append(seen.to_json())
+        return messages.update(
+            self.id,
+            version,
+            shown,
+            self._encoder.view(game.view_for(seat)) if with_view else None,
+            self.timer_json() if with_view else None,
+            self.next_round_json() if with_view and game.phase is Phase.ROUND_OVER else False,
+        )
+
+    def _send_update(self, events: list[Event], origin: Subscriber | None, msg_id: Any) -> None:
+        """Each seat's update is built and encoded once; the player whose request
+        made the move gets it as the reply (with the request's id)."""
+        updates: dict[int | None, tuple[dict[str, Any], str]] = {}
+        for conn, seat in list(self.subscribers.items()):
+            update = updates.get(seat)
+            if update is None:
+                data = self._update_for(seat, self.version, events)
+                update = updates[seat] = (data, dumps(data))
+            if conn is origin and msg_id is not None:
+                conn.send(dumps(messages.with_id(update[0], msg_id)))
+            else:
+                conn.send(update[1])
+
+    async def resync(self, conn: Subscriber, since: int | None, msg_id: Any) -> None:
+        if conn not in self.subscribers:
+            raise ProtocolError("not_seated", "join or watch the table first")
+        seat = self.subscribers[conn]
+        oldest = self._recent[0][0] if self._recent else self.version + 1
+        if self.game is None or since is None or since > self.version or since + 1 < oldest:
+            self._send_table(conn, msg_id)
+            return
+        missed = [(v, ev) for v, ev in self._recent if v > since]
+        for index, (version, events) in enumerate(missed):
+            last = index == len(missed) - 1
+            data = self._update_for(seat, version, events, with_view=last)
+            conn.send(dumps(messages.with_id(data, msg_id) if last else data))
+        if not missed:
+            self._send_table(conn, msg_id)
+
+    async def view_json(self, conn: Subscriber) -> dict[str, Any]:
+        """The seat's view as JSON (for a hint)."""
+        game = self.game
+        seat = self.seat_of(conn.player_id)
+        if game is None:
+            raise ProtocolError("not_started")
+        if seat is None:
+            raise ProtocolError("not_seated")
+        return self._encoder.view(game.view_for(seat))
+
+    async def chat_message(self, conn: Subscriber, text: str) -> None:
+        if conn not in self.subscribers and self.seat_of(conn.player_id) is None:
+            raise ProtocolError("not_seated", "join or watch the table to chat there")
+        message = await self.server.store.add_chat(self.id, conn.player_id, text)
+        data = messages.chat_entry(message)
+        self.chat.append(data)
+        self._broadcast(messages.table_chat(self.id, data))
+
+    # ------------------------------------------------------- computer opponents
+
+    def _schedule_bots(self) -> None:
+        game = self.game
+        if game is None or not game.in_round or self._closing or self.status != PLAYING:
+            return
+        if self.knock_window.running:
+            for seat in game.knock_seats():
+                if self.seats[seat].bot_controlled and seat not in self.bots.knock_asked:
+                    self.bots.knock_asked.add(seat)
+                    self._ask_bot(seat, knock=True)
+        seat = game.current
+        if self.seats[seat].bot_controlled and seat not in self.bots.busy:
+            self._ask_bot(seat)
+
+    def _ask_bot(self, seat: int, knock: bool = False) -> None:
+        game = self.game
+        assert game is not None
+        view = self._encoder.view(game.view_for(seat))
+        level = self.seats[seat].bot or self.server.options.away_bot
+        delay = self.bots.delay(knock, bool(self.subscribers), self.rules.knock_window_seconds)
+        self.bots.ask(seat, level, view, delay, knock, self.knock_window.token)
+
+    async def _on_bot_move(self, seat: int, answer: Answer, knock: bool, token: int) -> None:
+        game = self.game
+        if not knock:
+            self.bots.busy.discard(seat)
+        if (
+            game is None
+            or not game.in_round
+            or self._closing
+            or not self.seats[seat].bot_controlled
+        ):
+            return
+        if knock:
+            if (
+                answer is not None
+                and answer.get("type") == "knock"
+                and self.knock_window.is_current(token)
+            ):
+                with contextlib.suppress(EngineError):
+                    await self._play(Knock(seat), by="bot")
+            return
+        if game.current != seat:
+            self._schedule_bots()
+            return
+        action = bot_move(answer, seat, game.view_for(seat))
+        if action is None:
+            return
+        if isinstance(action, Draw) and self.knock_window.running:
+            self._held_draw = (None, None, action)
+            return
+        try:
+            await self._play(action, by="bot")
+            self.bots.failures = 0
+        except EngineError as exc:
+            self.bots.failures += 1
+            log.warning(
+                "bot_illegal_move",
+                extra={"table": self.id, "seat": seat, "code": exc.code, "action": answer},
+            )
+            fallback = timeout_action(game.view_for(seat))
+            if fallback is not None and self.bots.failures < 5:
+                await self._play(fallback, by="bot")
+        except ProtocolError:
+            # The store failed; try again a little later.
+            await asyncio.sleep(0.5)
+            self._schedule_bots()
+
+    # ------------------------------------------------------------- game over
+
+    async def _finish(self) -> None:
+        game = self.game
+        assert game is not None
+        self._cancel_timers()
+        seat_players = [s.player_id or 0 for s in self.seats]
+        try:
+            ratings = await self.server.store.finish_game(
+                self.id,
+                winners=list(game.winners),
+                totals=list(game.totals),
+                seat_players=seat_players,
+                results=[r.to_json() for r in game.results],
+            )
+        except Exception:
+            log.exception("finish_failed", extra={"table": self.id})
+            ratings = {}
+        self.ratings = ratings
+        self.status = FINISHED
+        log.info("game_over", extra={"table": self.id, "winners": list(game.winners)})
+        self._broadcast(messages.game_over(self.id, list(game.winners), list(game.totals), ratings))
+        self.server.lobby_changed()
+        self.server.game_finished(self.id)
+        clock = self.server.clock
+        self._expire_timer = clock.call_later(
+            self.server.options.finished_table_seconds * clock.scale,
+            lambda: self.server.table_gone(self.id),
+        )

@@ -1,0 +1,72 @@
+"""Who sits where at a table, and the table's statuses.
+
+A seat is taken by a player or by a computer opponent; a player's seat may be
+played by a computer opponent for a while (the player left, or timed out too
+often: ``away``). Only who sits where is stored; ``away`` and the timeouts come
+back from the action log after a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CLOSED", "FINISHED", "PLAYING", "WAITING", "SeatState", "bot_seed"]
+
+WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+"""A table's statuses, in the order a table goes through them (a waiting table may
+also close without a game)."""
+
+
+@dataclass(slots=True)
+class SeatState:
+    """Who sits at a seat, and how it is played right now."""
+
+    player_id: int | None = None
+    nickname: str | None = None
+    bot: str | None = None
+    """A computer opponent's seat: its level."""
+    left: bool = False
+    """The player left during the game: a computer opponent plays on."""
+    away: bool = False
+    """The player timed out too often: a computer opponent plays until they are back."""
+    timeouts: int = 0
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.player_id is not None
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None and self.player_id is not None
+
+    @property
+    def bot_controlled(self) -> bool:
+        """Whether a computer opponent plays the seat now."""
+        return self.bot is not None or self.left or self.away
+
+    def to_store(self) -> dict[str, Any]:
+        return {
+            "player": self.player_id,
+            "nickname": self.nickname,
+            "bot": self.bot,
+            "left": self.left,
+        }
+
+    @classmethod
+    def from_store(cls, data: Any) -> SeatState:
+        if not isinstance(data, dict):
+            return cls()
+        return cls(
+            player_id=data.get("player"),
+            nickname=data.get("nickname"),
+            bot=data.get("bot"),
+            left=bool(data.get("left", False)),
+        )
+
+
+def bot_seed(match_seed: bytes, seat: int) -> int:
+    """The seed of the computer opponent at ``seat`` (derived from the match seed)."""
+    digest = hashlib.sha256(match_seed + f"romme-bot:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
