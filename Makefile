@@ -11,12 +11,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint typecheck pytest bench venv clean
+.PHONY: help run test quick lint typecheck pytest bench venv clean
 
 help:
 	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
 	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
 	@echo "make test   ruff, mypy and pytest: the one gate"
+	@echo "make quick  the inner loop (about a minute): ruff, mypy and the fast tests"
+	@echo "            (engine, bots, store on SQLite, CLI, layering; not those marked slow)"
 	@echo "make lint   ruff (lint and format check) only"
 	@echo "make bench  run every benchmark in bench/"
 	@echo "make clean  remove .venv, caches and build output"
@@ -31,14 +33,28 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/romme serve --host $(HOST) --port $(PORT) --db $(DB)
 
-# All three run even when one fails, so that one run shows every problem; pytest comes
-# last so that its summary closes the output.
-test: $(STAMP)
-	@status=0; \
+# The checks of `make test` and `make quick`: each runs even when one before it fails,
+# so that one run shows every problem.
+STATIC_CHECKS = \
 	echo "== ruff"; $(BIN)/ruff check . || status=1; \
 	echo "== ruff format"; $(BIN)/ruff format --check . || status=1; \
 	echo "== mypy"; $(BIN)/mypy || status=1; \
+	echo "== mypy tests"; $(BIN)/mypy tests || status=1
+
+# The fast part of the suite: no server subprocess, no browser, SQLite only.
+QUICK_TESTS := tests/engine tests/bots tests/store tests/test_cli.py tests/test_layering.py \
+	romme/engine README.md
+
+# pytest comes last so that its summary closes the output.
+test: $(STAMP)
+	@status=0; $(STATIC_CHECKS); \
 	echo "== pytest"; $(BIN)/pytest || status=1; \
+	exit $$status
+
+quick: $(STAMP)
+	@status=0; $(STATIC_CHECKS); \
+	echo "== pytest (quick)"; $(BIN)/pytest -m "not slow" -k "not postgresql" $(QUICK_TESTS) \
+		|| status=1; \
 	exit $$status
 
 lint: $(STAMP)
@@ -47,6 +63,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy tests
 
 pytest: $(STAMP)
 	$(BIN)/pytest
