@@ -62,7 +62,10 @@ def test_the_interface_hands_bots_a_view() -> None:
     assert "Game" not in inspect.signature(BaseBot.decide).parameters
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "level",
+    [*LEVELS[:-1], pytest.param(LEVELS[-1], marks=pytest.mark.slow)],  # the expert searches
+)
 @pytest.mark.parametrize(
     "rules",
     [Rules.classic(point_limit=1), Rules.classic(point_limit=1, knock=True), Rules.three_rounds()],

@@ -83,6 +83,7 @@ def recorder(into: list[Action]) -> Callable[[Game, Action], None]:
     return lambda _game, action: into.append(action)
 
 
+@pytest.mark.slow
 def test_same_seed_same_match() -> None:
     rules = Rules.classic(point_limit=1)
     seed = bytes(range(32))
@@ -99,6 +100,7 @@ def test_same_seed_same_match() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 def test_strong_makes_every_kind_of_decision() -> None:
     """Draw from either pile, lay, lay off, exchange jokers, knock and discard:
     the bot answers every decision the engine asks of a seat."""
