@@ -16,12 +16,14 @@ NODE_STAMP := node_modules/.installed
 TSC    := npx tsc --noEmit -p tsconfig.json
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint typecheck typecheck-js pytest bench venv clean
+.PHONY: help run test quick lint typecheck typecheck-js pytest bench venv clean
 
 help:
 	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
 	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
 	@echo "make test   ruff, mypy, the JavaScript type check and pytest: the one gate"
+	@echo "make quick  the inner loop (about a minute): ruff, mypy, tsc and the fast tests"
+	@echo "            (engine, bots, store on SQLite, CLI, layering; not those marked slow)"
 	@echo "make lint   ruff (lint and format check) only"
 	@echo "make typecheck-js   tsc --noEmit over romme/web/js (JSDoc types) only"
 	@echo "make bench  run every benchmark in bench/"
@@ -43,15 +45,30 @@ $(NODE_STAMP): package.json package-lock.json
 run: $(STAMP)
 	$(BIN)/romme serve --host $(HOST) --port $(PORT) --db $(DB)
 
-# All of them run even when one fails, so that one run shows every problem; pytest comes
-# last so that its summary closes the output.
-test: $(STAMP) $(NODE_STAMP)
-	@status=0; \
+# The checks of `make test` and `make quick`: each runs even when one before it fails,
+# so that one run shows every problem.
+STATIC_CHECKS = \
 	echo "== ruff"; $(BIN)/ruff check . || status=1; \
 	echo "== ruff format"; $(BIN)/ruff format --check . || status=1; \
 	echo "== mypy"; $(BIN)/mypy || status=1; \
-	echo "== tsc"; $(TSC) || status=1; \
+	echo "== mypy tests"; $(BIN)/mypy tests || status=1; \
+	echo "== tsc"; $(TSC) || status=1
+
+# The fast part of the suite: no server subprocess, no browser, SQLite only (the table
+# tests drive a table actor in-process on a manual clock).
+QUICK_TESTS := tests/engine tests/bots tests/store tests/server/table tests/test_cli.py \
+	tests/test_layering.py romme/engine README.md
+
+# pytest comes last so that its summary closes the output.
+test: $(STAMP) $(NODE_STAMP)
+	@status=0; $(STATIC_CHECKS); \
 	echo "== pytest"; $(BIN)/pytest || status=1; \
+	exit $$status
+
+quick: $(STAMP) $(NODE_STAMP)
+	@status=0; $(STATIC_CHECKS); \
+	echo "== pytest (quick)"; $(BIN)/pytest -m "not slow" -k "not postgresql" $(QUICK_TESTS) \
+		|| status=1; \
 	exit $$status
 
 lint: $(STAMP)
@@ -60,6 +77,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy tests
 
 typecheck-js: $(NODE_STAMP)
 	$(TSC)

@@ -29,8 +29,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from romme.engine.actions import Action
 from romme.engine.cards import Card, format_cards, parse_cards, shoe_counter
 from romme.engine.errors import CardParseError, EngineError, InvalidMeld
+from romme.engine.events import Event
+from romme.engine.game import Game
 from romme.engine.melds import Meld
 from romme.engine.rules import DEFAULT_SEATS, PRESETS, Rules
 
@@ -283,8 +286,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     import hashlib
 
     from romme.engine.fairness import new_match_seed
-    from romme.engine.game import Game
-    from romme.engine.reference import reference_action
+    from romme.engine.reference import play_game, reference_action
 
     options: dict[str, Any] = {}
     if args.limit is not None:
@@ -305,8 +307,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.seed is None
         else hashlib.sha256(f"romme-play:{args.seed}".encode()).digest()
     )
-    game = Game(rules, seats, seed)
-    names = [f"seat {s}" for s in range(seats)]
+    game = _NarratedGame(rules, seats, seed, verbose=args.verbose)
     print(
         f"romme: {rules.name}, {seats} players, "
         + (
@@ -315,24 +316,30 @@ def cmd_play(args: argparse.Namespace) -> int:
             else f"point limit {rules.point_limit}"
         )
     )
-    from romme.engine.reference import play_game
+    play_game(game, reference_action)
+    return EXIT_OK
 
-    original_apply = game.apply
 
-    def narrate(action: Any) -> Any:
-        events = original_apply(action)
+class _NarratedGame(Game):
+    """A game that prints its events as they happen (``romme play``): the round's
+    deal, lays, knocks and results, and with ``verbose`` every move."""
+
+    def __init__(self, rules: Rules, seats: int, seed: bytes, *, verbose: bool) -> None:
+        super().__init__(rules, seats, seed)
+        self.names = [f"seat {s}" for s in range(seats)]
+        self.verbose = verbose
+
+    def apply(self, action: Action) -> list[Event]:
+        events = super().apply(action)
         for event in events:
-            line = _describe_event(event, names)
-            if line and (
-                args.verbose
-                or event.type in ("round_started", "round_ended", "game_ended", "laid", "knocked")
-            ):
+            line = _describe_event(event, self.names)
+            if line and (self.verbose or event.type in _ALWAYS_TOLD):
                 print(line)
         return events
 
-    game.apply = narrate  # type: ignore[method-assign]
-    play_game(game, reference_action)
-    return EXIT_OK
+
+_ALWAYS_TOLD = ("round_started", "round_ended", "game_ended", "laid", "knocked")
+"""The events ``romme play`` prints without ``--verbose``."""
 
 
 def _describe_event(event: Any, names: Sequence[str]) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from romme.bots import make_bot, suggest
 from romme.bots.base import is_acceptable
 from romme.engine.actions import Discard, Draw, Lay
@@ -11,6 +13,7 @@ from romme.engine.game import Game, Phase
 from romme.engine.rules import Rules
 
 
+@pytest.mark.slow
 def test_hints_are_the_strong_move_with_a_reason() -> None:
     rng = random.Random(3)
     strong = make_bot("strong", 0)

@@ -5,12 +5,14 @@ so an illegal move fails the test with the engine's error)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from romme.bots import LEVELS, make_bot
 from romme.bots.tournament import play_match
 from romme.engine.actions import Action, Draw
+from romme.engine.game import Game
 from romme.engine.rules import Rules
 
 RULES = {
@@ -42,6 +44,7 @@ MATCHES_PER_TABLE = 250
 """11 tables x 250 = 2,750 matches: each fast level sits in about 1,900 of them."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "seats"), TABLES)
 def test_fast_levels_play_legal_matches(preset: str, seats: int) -> None:
     rules = RULES[preset]
@@ -61,6 +64,7 @@ def test_fast_levels_play_legal_matches(preset: str, seats: int) -> None:
     assert min(played.values()) > MATCHES_PER_TABLE // 3, played
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["classic-1", "classic-knock", "three-rounds"])
 def test_expert_plays_legal_matches(preset: str) -> None:
     rules = RULES[preset]
@@ -74,6 +78,12 @@ def test_expert_plays_legal_matches(preset: str) -> None:
     assert sum(record.wins) == pytest.approx(1.0)
 
 
+def recorder(into: list[Action]) -> Callable[[Game, Action], None]:
+    """An ``on_action`` callback that keeps the actions in ``into``."""
+    return lambda _game, action: into.append(action)
+
+
+@pytest.mark.slow
 def test_same_seed_same_match() -> None:
     rules = Rules.classic(point_limit=1)
     seed = bytes(range(32))
@@ -84,12 +94,13 @@ def test_same_seed_same_match() -> None:
             ["strong", "expert"],
             seed,
             [5, 6],
-            on_action=lambda game, action, into=applied: into.append(action),
+            on_action=recorder(applied),
             options={"expert": {"playouts": 24, "time_cap": None}},
         )
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 def test_strong_makes_every_kind_of_decision() -> None:
     """Draw from either pile, lay, lay off, exchange jokers, knock and discard:
     the bot answers every decision the engine asks of a seat."""

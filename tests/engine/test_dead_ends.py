@@ -22,6 +22,7 @@ GAMES = 500
 BATCH = 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, GAMES, BATCH), ids=lambda n: f"games{n}+")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_state_of_a_turn_has_a_legal_action_and_an_accepted_timeout_move(

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from romme.engine.actions import (
+    Action,
     Arrange,
     Discard,
     Draw,
@@ -22,6 +23,7 @@ from romme.engine.cards import JOKER, shoe
 from romme.engine.errors import EngineError, IllegalAction, InvalidMeld, NotationError
 from romme.engine.events import (
     Drew,
+    Event,
     GameEnded,
     HandDealt,
     Knocked,
@@ -654,7 +656,7 @@ def test_arranging_the_hand_is_allowed_any_time_during_a_round() -> None:
 
 
 def test_actions_and_events_round_trip_through_json() -> None:
-    actions = [
+    actions: list[Action] = [
         Draw(0, "discard"),
         Lay(0, (cards("7C 7D 7H"), cards("2S 3S 4S"))),
         LayOff(1, card("TC"), 2, "low"),
@@ -669,10 +671,10 @@ def test_actions_and_events_round_trip_through_json() -> None:
     game = Game(CLASSIC.replace(knock=True), 4, SEED)
     from romme.engine.reference import play_game
 
-    events = []
+    events: list[Event] = []
     original = game.apply
 
-    def recording(action):  # type: ignore[no-untyped-def]
+    def recording(action: Action) -> list[Event]:
         result = original(action)
         events.extend(result)
         return result

@@ -451,6 +451,7 @@ def test_exact_with_other_options(rules: Rules) -> None:
         check_against_brute_force(hand, rules)
 
 
+@pytest.mark.slow
 @BOTH
 def test_exact_on_dealt_hands(rules: Rules) -> None:
     """400 13- and 14-card hands per preset from the real shoe, one in three with

@@ -21,9 +21,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
+from ..postgres import pg_base_url
 from .helpers import ServerProcess
-
-PG_DEFAULT = "postgresql+asyncpg://romme:romme@127.0.0.1:5432/romme_test"
 
 _names = itertools.count(1)
 
@@ -51,18 +50,14 @@ async def _pg_admin(base: str, statement: str) -> None:
         await connection.close()
 
 
-def _pg_base() -> str:
-    return os.environ.get("ROMME_TEST_PG_URL", PG_DEFAULT)
-
-
 def _run(statement: str) -> None:
     """Run an admin statement from sync or async code alike (in its own thread)."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _pg_admin(_pg_base(), statement)).result()
+        pool.submit(asyncio.run, _pg_admin(pg_base_url(), statement)).result()
 
 
 def new_pg_database() -> str:
-    base = _pg_base()
+    base = pg_base_url()
     name = f"romme_e2e_{os.getpid()}_{secrets.token_hex(4)}"
     try:
         _run(f'CREATE DATABASE "{name}"')

@@ -309,6 +309,11 @@ class LoopThread:
         self.thread.join(10)
 
 
+def answers(msg_id: object) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the answer to the request with this id."""
+    return lambda message: bool(message.get("id") == msg_id)
+
+
 class WsFuzzer:
     """Fuzzes one server over WebSocket as a seated player of a running game."""
 
@@ -363,9 +368,7 @@ class WsFuzzer:
         ids = [f.tracked for f in frames if f.tracked]
         for msg_id in ids:
             try:
-                await client.expect(
-                    None, lambda m, i=msg_id: m.get("id") == i, start=start, timeout=20
-                )
+                await client.expect(None, answers(msg_id), start=start, timeout=20)
             except AssertionError as exc:
                 self._fail(
                     f"no reply to {msg_id}: {exc}; sent "
@@ -453,12 +456,15 @@ def _path(piece: str) -> str:
 def http_requests() -> Strategy:
     """Requests to the HTTP endpoints that exist, with hostile parts."""
     piece = nasty_strings | huge_numbers.map(str)
-    gets = st.one_of(
+    paths: st.SearchStrategy[str] = st.one_of(
         piece.map(lambda p: f"/api/players/{_path(p)}"),
         piece.map(lambda p: f"/api/games/{_path(p)}"),
         piece.map(lambda p: f"/api/rankings?limit={_path(p)}"),
         st.sampled_from(["/api/me", "/api/tables", "/healthz", "/", "/index.html"]),
-    ).map(lambda path: ("GET", path, None, {}))
+    )
+    gets: st.SearchStrategy[tuple[str, str, bytes | None, dict[str, str]]] = paths.map(
+        lambda path: ("GET", path, None, {})
+    )
     bodies = st.one_of(
         st.fixed_dictionaries(
             {}, optional={"nickname": hostile_values, "password": hostile_values}

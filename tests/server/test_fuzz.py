@@ -12,6 +12,7 @@ from .conftest import ServerFactory
 from .fuzz import SERVER_OPTIONS, HttpFuzzer, LoopThread, Tally, WsFuzzer, log_faults
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_websocket_fuzz(make_server: ServerFactory, backend: str) -> None:
     server = make_server(backend, bot_delay=1.0, extra=SERVER_OPTIONS)
@@ -29,6 +30,7 @@ def test_websocket_fuzz(make_server: ServerFactory, backend: str) -> None:
     assert log_faults(server) == []
 
 
+@pytest.mark.slow
 def test_http_fuzz(make_server: ServerFactory) -> None:
     server = make_server()
     tally = Tally()

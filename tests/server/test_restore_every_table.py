@@ -15,6 +15,7 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,6 +174,17 @@ async def _reconnect(client: Client, server: ServerProcess) -> None:
     await client.connect()
 
 
+def shows_table(table: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a ``table`` message is about this table."""
+    return lambda message: bool(message["table"]["id"] == table)
+
+
+def updates_table(table: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether an ``update`` message is about this table."""
+    return lambda message: bool(message["table"] == table)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_every_kind_of_table_survives_a_restart_and_plays_on(
@@ -198,11 +210,7 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
         for client in kind.clients:
             start = len(client.messages)
             await _reconnect(client, second)
-            after = (
-                await client.expect(
-                    "table", lambda m, k=kind: m["table"]["id"] == k.table, start=start
-                )
-            )["table"]
+            after = (await client.expect("table", shows_table(kind.table), start=start))["table"]
             old = before[kind.name][client.nickname]
             assert after["status"] == old["status"], kind.name
             assert after["version"] == old["version"], kind.name
@@ -244,7 +252,7 @@ async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
     kept, broken, undealt = kinds()[0], kinds()[0], kinds()[0]
     for kind in (kept, broken, undealt):
         await _seat(first, kind)
-        await kind.clients[0].expect("update", lambda m, k=kind: m["table"] == k.table)
+        await kind.clients[0].expect("update", updates_table(kind.table))
     assert httpx.get(first.base + "/healthz").json()["unrestored_tables"] == []
     first.kill()
     database = first.db_url.removeprefix("sqlite+aiosqlite:///")
@@ -270,9 +278,9 @@ async def test_an_unreadable_table_is_an_alarm_and_an_undealt_game_is_dealt(
         client = kind.clients[0]
         start = len(client.messages)
         await _reconnect(client, second)
-        shown[kind.table] = (
-            await client.expect("table", lambda m, k=kind: m["table"]["id"] == k.table, start=start)
-        )["table"]
+        shown[kind.table] = (await client.expect("table", shows_table(kind.table), start=start))[
+            "table"
+        ]
     assert shown[kept.table]["version"] >= 1
     dealt = shown[undealt.table]
     assert dealt["status"] == "playing" and dealt["version"] == 1

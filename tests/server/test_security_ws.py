@@ -253,7 +253,7 @@ async def test_hostile_numbers_and_strings_get_their_error(
     server = make_server(backend)
     host = await _guest(server, "hh")
     table = await create_table(host, seats=2, access="invite")
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"type": "answer_invitation", "invitation": 2**31, "accept": True}, "bad_message"),
         (
             {"type": "answer_invitation", "invitation": 2**31 - 1, "accept": True},
@@ -278,6 +278,7 @@ async def test_hostile_numbers_and_strings_get_their_error(
     # An id that cannot be echoed (a lone surrogate, too long) is itself refused.
     for bad_id in ("\udfff", "x" * 65, 1.5, [1], 2**60):
         start = len(host.messages)
+        assert host.ws is not None
         await host.ws.send(json.dumps({"type": "ping", "id": bad_id}))
         error = await host.expect("error", start=start)
         assert error["code"] == "bad_message" and "'id'" in error["message"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from romme.engine.actions import action_from_json
 from romme.engine.cards import Card
-from romme.engine.events import Event, HandDealt
+from romme.engine.events import Event, HandDealt, RoundStarted
 from romme.engine.fairness import verify_deal
 from romme.engine.game import Game
 from romme.engine.rules import Rules
@@ -81,7 +81,7 @@ def check_log(log: dict[str, Any], winners: list[int]) -> Game:
     check = Game(replay.rules, replay.seats, replay.seed)
     for action in replay.actions:
         events = check.apply(action)
-        started = [e for e in events if e.type == "round_started"]
+        started = [e for e in events if isinstance(e, RoundStarted)]
         if started:
             round_info = log["rounds"][started[0].round_no - 1]
             order: list[int] = []

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from romme.store import Store, StoreError
 from romme.store.models import Base
 
-PG_DEFAULT_URL = "postgresql+asyncpg://romme:romme@127.0.0.1:5432/romme_test"
+from ..postgres import pg_base_url
 
 # Tests hash many passwords: the cheapest argon2 parameters keep them fast. One test
 # checks the default parameters.
@@ -42,10 +42,6 @@ class FakeClock:
 
     def ms(self) -> int:
         return int(self.now.timestamp() * 1000)
-
-
-def pg_base_url() -> str:
-    return os.environ.get("ROMME_TEST_PG_URL", PG_DEFAULT_URL)
 
 
 async def _pg_admin(url: str, statement: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from romme.store import Store
-from romme.store.store import INVITATION_TTL_MS
+from romme.store.invitations import INVITATION_TTL_MS
 
 from .helpers import FakeClock, refused
 

@@ -18,10 +18,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
 from romme.store import Store, StoreError
+from romme.store.database import DEFAULT_URL, make_engine, normalise_url, writer
 from romme.store.lookalikes import skeleton
 from romme.store.migrate import MIGRATIONS, alembic_config
 from romme.store.models import Base
-from romme.store.store import DEFAULT_URL, make_engine, normalise_url, writer
 
 from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
 

@@ -319,7 +319,7 @@ async def test_appends_left_by_a_stopped_writer_are_refused_not_lost(store: Stor
         asyncio.create_task(store.append_actions(t, 1, [{"type": "next_round"}])) for t in tables
     ]
     await asyncio.sleep(0)  # the appends are queued; their writer has not begun
-    writer = store._appender
+    writer = store._appends.task
     assert writer is not None
     writer.cancel()
     results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 10)

@@ -121,9 +121,9 @@ def _code_positions(trees: list[ast.Module]) -> dict[str, int]:
         return next((p for b in bases[name] if (p := params_of(b, depth + 1)) is not None), None)
 
     for name in inits:
-        params = params_of(name)
-        if params is not None and "code" in params:
-            positions[name] = params.index("code")
+        inherited = params_of(name)
+        if inherited is not None and "code" in inherited:
+            positions[name] = inherited.index("code")
     return positions
 
 

@@ -13,8 +13,8 @@ import sys
 
 from alembic.config import CommandLine
 
+from romme.store.database import DEFAULT_URL, normalise_url
 from romme.store.migrate import alembic_config
-from romme.store.store import DEFAULT_URL, normalise_url
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,8 +15,8 @@ from alembic import context
 from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import Connection
 
+from romme.store.database import make_engine, writer
 from romme.store.models import Base, UTCDateTime
-from romme.store.store import make_engine, writer
 
 config = context.config
 target_metadata = Base.metadata

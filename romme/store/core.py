@@ -1,0 +1,227 @@
+"""What every part of the store shares: the transactions (one writer at a time on
+SQLite), the clock, looking up the rows a call names, and the small checks and
+conversions of input and output.
+
+The store's methods live in one file per concern (players, sessions, tables, the
+action log, results, chat, invitations, housekeeping); each is a class on top of
+:class:`StoreCore`, and :class:`romme.store.Store` combines them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from sqlalchemy import String, cast, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from romme.store import accounts, ratings
+from romme.store.database import writer
+from romme.store.errors import StoreError
+from romme.store.lookalikes import skeleton
+from romme.store.models import GameTable, Player
+from romme.store.records import PlayerRecord
+
+__all__ = ["StoreCore"]
+
+ID_MAX = 2**31 - 1
+"""The largest row id (PostgreSQL's ``integer``)."""
+RELEASED = "~released:"
+"""Prefix of a released guest's nickname key: "~" is never in a nickname."""
+
+
+class StoreCore:
+    """The connection to the database and what each of the store's methods needs
+    from it. Use :class:`romme.store.Store`."""
+
+    url: str
+
+    def __init__(
+        self,
+        url: str,
+        engine: AsyncEngine,
+        *,
+        password_hasher: PasswordHasher,
+        clock: Callable[[], datetime],
+        accounts_per_hour: int = 0,
+    ) -> None:
+        """Use :meth:`romme.store.Store.open`."""
+        self.url = url
+        self.accounts_per_hour = accounts_per_hour
+        self._engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._write_sessions = async_sessionmaker(writer(engine), expire_on_commit=False)
+        self._hasher = password_hasher
+        self._clock = clock
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._write_lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncSession]:
+        async with self._sessions() as session:
+            yield session
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncSession]:
+        """One transaction: committed at the end, rolled back on any error."""
+        lock = self._write_lock if self._sqlite else contextlib.nullcontext()
+        async with lock, self._write_sessions() as session, session.begin():
+            yield session
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the store's clock must return aware datetimes")
+        return now.astimezone(UTC)
+
+    @staticmethod
+    async def _player_by_key(session: AsyncSession, key: str) -> Player | None:
+        found: Player | None = await session.scalar(
+            select(Player).where(Player.nickname_key == key)
+        )
+        return found
+
+    @staticmethod
+    async def _require_player(session: AsyncSession, player_id: int, lock: bool = False) -> Player:
+        if not is_id(player_id):
+            raise StoreError("no_such_player", f"there is no player {player_id!r}")
+        player = await session.get(
+            Player, player_id, with_for_update={"key_share": True} if lock else None
+        )
+        if player is None:
+            raise StoreError("no_such_player", f"there is no player {player_id}")
+        return player
+
+    @staticmethod
+    async def _require_table(session: AsyncSession, table_id: int, lock: bool = False) -> GameTable:
+        if not is_id(table_id):
+            raise StoreError("no_such_table", f"there is no table {table_id!r}")
+        table = await session.get(
+            GameTable, table_id, with_for_update={"key_share": True} if lock else None
+        )
+        if table is None:
+            raise StoreError("no_such_table", f"there is no table {table_id}")
+        return table
+
+    def _new_player(
+        self,
+        nickname: str,
+        *,
+        guest: bool,
+        password_hash: str | None = None,
+        bot_level: str | None = None,
+    ) -> Player:
+        now = self._now()
+        return Player(
+            nickname=nickname,
+            nickname_key=accounts.nickname_key(nickname),
+            nickname_skeleton=skeleton(nickname),
+            password_hash=password_hash,
+            guest=guest,
+            is_bot=bot_level is not None,
+            bot_level=bot_level,
+            mu=ratings.DEFAULT_MU,
+            sigma=ratings.DEFAULT_SIGMA,
+            rating=ratings.ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA),
+            games_played=0,
+            games_won=0,
+            created_at=now,
+            registered_at=None if guest or bot_level is not None else now,
+        )
+
+
+# ------------------------------------------------------------ input checks
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_id(value: object) -> bool:
+    """Whether a row could have this id (a bigger number would overflow the column)."""
+    return is_int(value) and 0 < value <= ID_MAX  # type: ignore[operator]
+
+
+def bad(message: str) -> StoreError:
+    return StoreError("bad_message", message)
+
+
+def check_json(value: object, what: str) -> None:
+    """Refuse what JSON cannot hold (or what PostgreSQL's json refuses: NaN, NUL)."""
+    try:
+        encoded = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise bad(f"{what} cannot be stored as JSON: {exc}") from None
+    if "\\u0000" in encoded:
+        raise bad(f"{what} holds a NUL character")
+
+
+def taken(nickname: str) -> StoreError:
+    return StoreError("nickname_taken", f"the nickname {nickname!r} is taken")
+
+
+# ------------------------------------------------------------ output
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def rowcount(result: Any) -> int:
+    """Rows an UPDATE or DELETE touched."""
+    return int(result.rowcount)
+
+
+def player_record(player: Player) -> PlayerRecord:
+    return PlayerRecord(
+        id=player.id,
+        nickname=player.nickname,
+        guest=player.guest,
+        is_bot=player.is_bot,
+        rating=player.rating,
+        mu=player.mu,
+        sigma=player.sigma,
+        games_played=player.games_played,
+        games_won=player.games_won,
+        released=released(player),
+    )
+
+
+# ------------------------------------------------------------ released guests
+
+
+def released(player: Player) -> bool:
+    return player.nickname_key.startswith(RELEASED)
+
+
+async def release_guests(session: AsyncSession, *where: Any) -> int:
+    """Free the nicknames of the guests (not bots, not released yet) that match
+    ``where``; returns how many."""
+    return rowcount(
+        await session.execute(
+            update(Player)
+            .where(
+                Player.guest.is_(True),
+                Player.is_bot.is_(False),
+                ~Player.nickname_key.startswith(RELEASED),
+                *where,
+            )
+            .values(nickname_key=RELEASED + cast(Player.id, String))
+            .execution_options(synchronize_session=False)
+        )
+    )

@@ -1,0 +1,143 @@
+"""Tables: their settings, rules, seats, match seed and status, and reading them
+back with their action logs (a restarted server rebuilds its tables from
+:meth:`TableStore.unfinished_tables`). Storing actions is :mod:`romme.store.action_log`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from romme.store.core import StoreCore, bad, check_json, is_id
+from romme.store.errors import StoreError
+from romme.store.models import GameTable, TableAction
+from romme.store.records import TableRecord
+
+__all__ = ["TABLE_STATUSES", "UNFINISHED", "TableStore", "table_actions"]
+
+TABLE_STATUSES = ("waiting", "playing", "finished", "closed")
+"""``closed``: a table given up before its game ended (e.g. the host left)."""
+UNFINISHED = ("waiting", "playing")
+
+
+class TableStore(StoreCore):
+    """The store's tables (see :class:`romme.store.Store`)."""
+
+    async def create_table(
+        self,
+        host_id: int,
+        settings: dict[str, Any],
+        rules: dict[str, Any],
+        seats: list[dict[str, Any]],
+        match_seed: bytes,
+    ) -> int:
+        """A new table (status ``waiting``); returns its id."""
+        if not isinstance(settings, dict) or not isinstance(rules, dict):
+            raise bad("settings and rules are JSON objects")
+        if not isinstance(seats, list):
+            raise bad("seats is a list")
+        if not isinstance(match_seed, bytes) or not 16 <= len(match_seed) <= 1024:
+            raise bad("the match seed is 16 to 1024 bytes")
+        for value, what in ((settings, "settings"), (rules, "rules"), (seats, "seats")):
+            check_json(value, what)
+        async with self._write() as session:
+            await self._require_player(session, host_id)
+            table = GameTable(
+                host_id=host_id,
+                settings=settings,
+                rules=rules,
+                seats=seats,
+                match_seed=bytes(match_seed),
+                status="waiting",
+                created_at=self._now(),
+            )
+            session.add(table)
+            await session.flush()
+            return table.id
+
+    async def update_table(
+        self,
+        table_id: int,
+        *,
+        status: str | None = None,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Change a table's status (``waiting``, ``playing``, ``finished``, ``closed``)
+        or seats. The status of a finished table cannot change any more."""
+        if status is not None and status not in TABLE_STATUSES:
+            raise bad(f"status is one of {', '.join(TABLE_STATUSES)}")
+        if seats is not None:
+            if not isinstance(seats, list):
+                raise bad("seats is a list")
+            check_json(seats, "seats")
+        async with self._write() as session:
+            table = await self._require_table(session, table_id, lock=True)
+            if status is not None and status != table.status:
+                if table.status == "finished":
+                    raise StoreError("game_over", f"table {table_id}'s game is finished")
+                now = self._now()
+                if status == "playing" and table.started_at is None:
+                    table.started_at = now
+                if status == "finished" and table.finished_at is None:
+                    table.finished_at = now
+                table.status = status
+            if seats is not None:
+                table.seats = seats
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """A table with its actions, whatever its status."""
+        if not is_id(table_id):
+            return None
+        async with self._read() as session:
+            table = await session.get(GameTable, table_id)
+            if table is None:
+                return None
+            actions = await table_actions(session, table_id)
+            return _table_record(table, actions)
+
+    async def unfinished_tables(self) -> list[TableRecord]:
+        """Every table waiting or playing, with its actions in version order: what a
+        restarted server needs to rebuild its tables."""
+        async with self._read() as session:
+            tables = (
+                await session.scalars(
+                    select(GameTable).where(GameTable.status.in_(UNFINISHED)).order_by(GameTable.id)
+                )
+            ).all()
+            actions = (
+                await session.scalars(
+                    select(TableAction)
+                    .join(GameTable, GameTable.id == TableAction.table_id)
+                    .where(GameTable.status.in_(UNFINISHED))
+                    .order_by(TableAction.table_id, TableAction.version)
+                )
+            ).all()
+        by_table: dict[int, list[TableAction]] = {}
+        for action in actions:
+            by_table.setdefault(action.table_id, []).append(action)
+        return [_table_record(table, by_table.get(table.id, [])) for table in tables]
+
+
+async def table_actions(session: AsyncSession, table_id: int) -> list[TableAction]:
+    """The action log of a table, in version order."""
+    found = await session.scalars(
+        select(TableAction).where(TableAction.table_id == table_id).order_by(TableAction.version)
+    )
+    return list(found.all())
+
+
+def _table_record(table: GameTable, actions: list[TableAction]) -> TableRecord:
+    return TableRecord(
+        id=table.id,
+        host_id=table.host_id,
+        settings=table.settings,
+        rules=table.rules,
+        seats=table.seats,
+        match_seed=bytes(table.match_seed),
+        status=table.status,
+        created_at=table.created_at,
+        actions=[a.action for a in actions],
+        last_action_at=actions[-1].created_at if actions else None,
+        first_version=actions[0].version if actions else None,
+    )
