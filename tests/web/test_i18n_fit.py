@@ -104,6 +104,27 @@ def escape(page: Any) -> Callable[[], None]:
     return lambda: page.keyboard.press("Escape")
 
 
+def open_from_side(page: Any, side: Callable[[bool], None], button: str) -> Callable[[], None]:
+    """Open the side panel, then the dialog behind ``button``."""
+
+    def show() -> None:
+        side(True)
+        page.click(button)
+        page.wait_for_selector(".dialog")
+
+    return show
+
+
+def close_to_side(page: Any, side: Callable[[bool], None]) -> Callable[[], None]:
+    """Close the dialog, then the side panel."""
+
+    def close() -> None:
+        page.keyboard.press("Escape")
+        side(False)
+
+    return close
+
+
 def test_every_label_fits_in_every_language(server: str, new_context: Any) -> None:
     page = new_context("fit", viewport=WIDE)
     fit = Fit(page)
@@ -162,15 +183,7 @@ def test_every_label_fits_in_every_language(server: str, new_context: Any) -> No
     fit.check("table", longest_seat_names)
     fit.check("table side panel", lambda: side(True), lambda: side(False))
     for button, screen in (("#leave", "leave dialog"), ("#player-info", "player info")):
-        fit.check(
-            screen,
-            lambda button=button: (
-                side(True),
-                page.click(button),
-                page.wait_for_selector(".dialog"),
-            ),
-            lambda: (page.keyboard.press("Escape"), side(False)),
-        )
+        fit.check(screen, open_from_side(page, side, button), close_to_side(page, side))
     fit.check(
         "keyboard help",
         lambda: (

@@ -58,7 +58,9 @@ def texts(lang: str) -> list[tuple[str, str]]:
 def english_of(key: str, form: str | None) -> str:
     """The English text of a key (of one plural form: the same form, else "other")."""
     value = catalog("en")[key]
-    return value if not isinstance(value, dict) else value.get(form or "", value["other"])
+    if isinstance(value, dict):
+        return str(value.get(form or "", value["other"]))
+    return str(value)
 
 
 @pytest.mark.parametrize("lang", LANGS)
