@@ -3,7 +3,6 @@ codes and the engine's public names."""
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 import re
@@ -224,38 +223,3 @@ def test_the_public_names_are_all_importable() -> None:
     for name in romme.engine.__all__:
         assert getattr(romme.engine, name) is not None
     assert sorted(romme.engine.__all__) == sorted(set(romme.engine.__all__))
-
-
-def _imports(path: Path, package: str) -> set[str]:
-    """The romme modules a file imports (at any depth, also inside functions)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return {name for name in found if name.startswith("romme.") and name != package}
-
-
-@pytest.mark.parametrize("package", ["romme.engine", "romme.bots"])
-def test_no_import_circle(package: str) -> None:
-    """Module by module (a package's ``__init__`` re-exporting names is left out)."""
-    folder = ROOT / package.replace(".", "/")
-    graph = {
-        f"{package}.{path.stem}": _imports(path, package)
-        for path in folder.glob("*.py")
-        if path.stem != "__init__"
-    }
-
-    acyclic: set[str] = set()
-
-    def visit(module: str, trail: tuple[str, ...]) -> None:
-        assert module not in trail, " -> ".join((*trail, module))
-        if module in acyclic:
-            return
-        for target in sorted(graph.get(module, ())):
-            visit(target, (*trail, module))
-        acyclic.add(module)
-
-    for module in graph:
-        visit(module, ())
