@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final, Literal
 
 from romme.store.ratings import shown
+
+TableStatus = Literal["waiting", "playing", "finished", "closed"]
+"""A table's statuses, in the order a table goes through them (a waiting table may
+also close without a game; ``closed``: a table given up before its game ended, e.g.
+the host left)."""
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+CLOSED: Final = "closed"
 
 __all__ = ["PlayerRecord", "TableRecord"]
 
@@ -57,7 +66,7 @@ class TableRecord:
     rules: dict[str, Any]
     seats: list[Any]
     match_seed: bytes
-    status: str
+    status: TableStatus
     created_at: datetime
     actions: list[dict[str, Any]] = field(default_factory=list)
     """The actions in version order."""

@@ -4,7 +4,7 @@ back with their action logs (a restarted server rebuilds its tables from
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast, get_args
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,13 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from romme.store.core import StoreCore, bad, check_json, is_id
 from romme.store.errors import StoreError
 from romme.store.models import GameTable, TableAction
-from romme.store.records import TableRecord
+from romme.store.records import PLAYING, WAITING, TableRecord, TableStatus
 
 __all__ = ["TABLE_STATUSES", "UNFINISHED", "TableStore", "table_actions"]
 
-TABLE_STATUSES = ("waiting", "playing", "finished", "closed")
-"""``closed``: a table given up before its game ended (e.g. the host left)."""
-UNFINISHED = ("waiting", "playing")
+TABLE_STATUSES: tuple[TableStatus, ...] = get_args(TableStatus)
+UNFINISHED: tuple[TableStatus, ...] = (WAITING, PLAYING)
 
 
 class TableStore(StoreCore):
@@ -135,7 +134,9 @@ def _table_record(table: GameTable, actions: list[TableAction]) -> TableRecord:
         rules=table.rules,
         seats=table.seats,
         match_seed=bytes(table.match_seed),
-        status=table.status,
+        # Only create_table, update_table (which checks TABLE_STATUSES) and
+        # finish_game ('finished') write the column.
+        status=cast(TableStatus, table.status),
         created_at=table.created_at,
         actions=[a.action for a in actions],
         last_action_at=actions[-1].created_at if actions else None,

@@ -44,7 +44,7 @@ from romme.server.table.deadlines import Deadline
 from romme.server.table.host import Subscriber, TableHost
 from romme.server.table.mailbox import Mailbox, Work
 from romme.server.table.replay import events_after_replay, timeouts_in_a_row
-from romme.server.table.seats import FINISHED, PLAYING, WAITING, SeatState
+from romme.server.table.seats import FINISHED, PLAYING, WAITING, SeatState, TableStatus
 from romme.server.table.timing import Timing
 from romme.store import TableRecord
 
@@ -72,7 +72,7 @@ class TableActor(Timing):
         rules: Rules,
         seats: list[SeatState],
         match_seed: bytes,
-        status: str,
+        status: TableStatus,
     ) -> None:
         self.server = host
         self.id = table_id

@@ -21,7 +21,7 @@ from romme.server.messages import dumps
 from romme.server.protocol import ProtocolError
 from romme.server.settings import TableSettings
 from romme.server.table.host import Subscriber, TableHost
-from romme.server.table.seats import CLOSED, PLAYING, WAITING, SeatState
+from romme.server.table.seats import CLOSED, PLAYING, WAITING, SeatState, TableStatus
 
 __all__ = ["Seating"]
 
@@ -41,7 +41,7 @@ class Seating:
     rules: Rules
     seats: list[SeatState]
     match_seed: bytes
-    status: str
+    status: TableStatus
     game: Game | None
     subscribers: dict[Subscriber, int | None]
     """Connections at this table and the seat each plays (``None``: watching)."""

@@ -12,11 +12,17 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CLOSED", "FINISHED", "PLAYING", "WAITING", "SeatState", "bot_seed"]
+from romme.store.records import CLOSED, FINISHED, PLAYING, WAITING, TableStatus
 
-WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
-"""A table's statuses, in the order a table goes through them (a waiting table may
-also close without a game)."""
+__all__ = [
+    "CLOSED",
+    "FINISHED",
+    "PLAYING",
+    "WAITING",
+    "SeatState",
+    "TableStatus",
+    "bot_seed",
+]
 
 
 @dataclass(slots=True)
