@@ -77,11 +77,20 @@ def test_every_key_the_code_uses_exists() -> None:
             assert f"{prefix}.{name}" in en
 
 
+LOGGERS = {"log", "logger", "logging"}
+"""Names a module's logger goes by: ``log.error("append_failed", ...)`` writes an
+event to the operator's log, it sends nothing to a client."""
+
+
 def _callee(call: ast.Call) -> str | None:
     func = call.func
     if isinstance(func, ast.Name):
         return func.id
-    return func.attr if isinstance(func, ast.Attribute) else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    if isinstance(func.value, ast.Name) and func.value.id in LOGGERS:
+        return None
+    return func.attr
 
 
 def _code_positions(trees: list[ast.Module]) -> dict[str, int]:
@@ -133,7 +142,11 @@ def server_error_codes() -> dict[str, str]:
     argument of every error constructor and error helper called with a literal,
     the ``code`` class attribute of the error classes, and ``ERROR_CODES``."""
     sources = sorted(
-        p for part in ("server", "store", "engine") for p in (WEB.parent / part).rglob("*.py")
+        p
+        for part in ("server", "store", "engine")
+        for p in (WEB.parent / part).rglob("*.py")
+        # The migrations' command line talks to an operator, never to a client.
+        if "migrations" not in p.parts
     )
     trees = [ast.parse(p.read_text("utf-8")) for p in sources]
     positions = _code_positions(trees)
@@ -151,9 +164,20 @@ def server_error_codes() -> dict[str, str]:
                 found += [
                     s.value
                     for s in node.body
-                    if isinstance(s, ast.Assign)
-                    and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)
+                    if isinstance(s, ast.Assign | ast.AnnAssign)
+                    and s.value is not None
+                    and any(
+                        isinstance(t, ast.Name) and t.id == "code"
+                        for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+                    )
                 ]
+            elif (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "ErrorCode" for t in node.targets)
+                and isinstance(node.value, ast.Subscript)
+            ):
+                # The engine's closed set: ErrorCode = Literal["engine_error", ...].
+                found += [n for n in ast.walk(node.value.slice) if isinstance(n, ast.expr)]
             elif isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "ERROR_CODES" for t in node.targets
             ):
