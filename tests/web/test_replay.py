@@ -82,7 +82,7 @@ def shown_index(page: Any) -> int:
 
 
 def hands_in_dom(page: Any) -> list[list[str]]:
-    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+    return page.eval_on_selector_all(
         ".replay-seat .replay-hand",
         "(hands) => hands.map((h) => [...h.querySelectorAll('[data-card]')].map((c) => c.dataset.card))",
     )
