@@ -8,42 +8,51 @@ itself, with its own port of the shuffle (``romme/web/js/fairness.js``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from romme.engine.actions import action_from_json
+from romme.engine.cards import JOKER, Card, all_naturals
 from romme.engine.game import Game
 from romme.engine.rules import Rules
 from romme.engine.state import GameState
 
-__all__ = ["SHOWN", "position_of", "replay_positions"]
+__all__ = ["position_of", "replay_positions"]
+
+_TEXT: dict[int, str] = {card.code: str(card) for card in [*all_naturals(), JOKER]}
+"""Each card's notation by its code, written once: a long game's replay writes some
+40,000 cards."""
 
 
-SHOWN = (
-    "version",
-    "round_no",
-    "phase",
-    "dealer",
-    "current",
-    "hands",
-    "discard",
-    "melds",
-    "meld_owners",
-    "opened",
-    "totals",
-    "active",
-)
-"""The fields of the engine's state (:meth:`GameState.to_json`) a position shows as
-they are; of the stock only its size, of the results only their number."""
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [_TEXT[card.code] for card in cards]
 
 
 def position_of(game: GameState, action: dict[str, Any] | None) -> dict[str, Any]:
     """``Position`` of the protocol: the game after ``action`` (``None``: before
-    the first), every hand open and the whole discard pile (bottom first)."""
-    state = game.to_json()
-    position = {"action": action, **{key: state[key] for key in SHOWN}}
-    position["stock_count"] = len(game.stock)
-    position["results"] = len(game.results)
-    return position
+    the first), every hand open and the whole discard pile (bottom first). Built
+    from the fields it shows only: :meth:`GameState.to_json` writes the whole state
+    (stock, history, results) and would take most of a long game's replay."""
+    return {
+        "version": game.version,
+        "action": action,
+        "round_no": game.round_no,
+        "phase": game.phase.value,
+        "dealer": game.dealer,
+        "current": game.current,
+        "hands": [_texts(hand) for hand in game.hands],
+        "stock_count": len(game.stock),
+        "discard": _texts(game.discard),
+        "melds": [
+            {"kind": meld.kind.value, "cards": _texts(meld.cards), "start": meld.start}
+            for meld in game.melds
+        ],
+        "meld_owners": list(game.meld_owners),
+        "opened": list(game.opened),
+        "totals": list(game.totals),
+        "active": list(game.active),
+        "results": len(game.results),
+    }
 
 
 def replay_positions(log: dict[str, Any]) -> dict[str, Any]:
