@@ -8,6 +8,8 @@ by any cache for a while."""
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -22,6 +24,9 @@ __all__ = ["game_history", "game_replay"]
 
 HISTORY_LIMIT = 20
 """How many games a page of a history holds unless ``limit`` says otherwise."""
+REPLAYS_KEPT = 16
+"""How many replays the server keeps ready (the most recently asked for): a shared
+link is opened by many at once, and a long game's replay takes a tenth of a second."""
 
 
 async def game_history(request: Request) -> Response:
@@ -54,9 +59,20 @@ async def game_replay(request: Request) -> Response:
     text = request.path_params["game_id"]
     if not _GAME_ID.match(text):
         return _error("no_such_game", "there is no such game")
-    log = await server_state(request).open_store().game_log(int(text))
-    if log is None:
-        return _error("no_such_game", "no finished game has this id")
-    # Replaying a long game takes a few milliseconds of the engine: off the event loop.
-    replay = await asyncio.to_thread(replay_positions, log)
+    game_id = int(text)
+    state = request.app.state
+    if not hasattr(state, "replays"):
+        state.replays = OrderedDict()
+    kept: OrderedDict[int, dict[str, Any]] = state.replays
+    replay = kept.get(game_id)
+    if replay is None:
+        log = await server_state(request).open_store().game_log(game_id)
+        if log is None:
+            return _error("no_such_game", "no finished game has this id")
+        # The engine replays the whole game: off the event loop.
+        replay = await asyncio.to_thread(replay_positions, log)
+        kept[game_id] = replay
+    kept.move_to_end(game_id)
+    while len(kept) > REPLAYS_KEPT:
+        kept.popitem(last=False)
     return JSONResponse(replay, headers={"Cache-Control": "public, max-age=300"})

@@ -96,6 +96,7 @@ async def test_history_pages_newest_first_and_replays_equal_the_engine(
     assert data["rounds"] == log["rounds"] and data["winners"] == log["winners"]
     assert [r["seed"] for r in data["results"]] == [r["seed"] for r in log["rounds"]]
     assert data["positions"][-1]["phase"] == "game_over"
+    assert httpx.get(f"{base}/api/games/{second}/replay").json() == data  # kept, the same
 
     # Bad requests: documented errors, never a 500.
     games = f"{base}/api/players/{client.nickname}/games"
