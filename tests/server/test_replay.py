@@ -53,10 +53,12 @@ def check_positions(log: dict[str, Any], positions: list[dict[str, Any]]) -> Non
         assert set(position) == shown | {"version", "action", "stock_count", "results"}
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_history_pages_newest_first_and_replays_equal_the_engine(
-    make_server: ServerFactory,
+    make_server: ServerFactory, backend: str
 ) -> None:
-    server: ServerProcess = make_server(time_scale=10)
+    server: ServerProcess = make_server(backend, time_scale=10)
     base = server.base
     client = Client(server, nickname("hist"))
     answer = await client.http.post(

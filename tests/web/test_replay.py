@@ -109,6 +109,13 @@ def test_history_to_replay_stepping_and_shuffle_check_on_desktop(
 ) -> None:
     page = new_context("replay-desktop", viewport=DESKTOP)
     login(page, played.base)
+    # The player's info lists the game, a link to its replay, and leads to all games.
+    page.click(f"#player-list .player-link:has-text('{NICKNAME}')")
+    recent = page.wait_for_selector(".info-dialog a.recent-replay")
+    assert recent.get_attribute("href") == f"#/replay/{played.table}"
+    page.click("#info-all-games")
+    page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
+    page.click("#history-back")
     page.wait_for_selector("#my-games")
     page.click("#my-games")
     entry = page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
