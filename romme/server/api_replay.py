@@ -64,15 +64,19 @@ async def game_replay(request: Request) -> Response:
     if not hasattr(state, "replays"):
         state.replays = OrderedDict()
     kept: OrderedDict[int, dict[str, Any]] = state.replays
+    # The log is read every time, so that the seats' names are today's (an account
+    # deleted since is no longer named); only the engine's work is kept.
+    log = await server_state(request).open_store().game_log(game_id)
+    if log is None:
+        return _error("no_such_game", "no finished game has this id")
     replay = kept.get(game_id)
     if replay is None:
-        log = await server_state(request).open_store().game_log(game_id)
-        if log is None:
-            return _error("no_such_game", "no finished game has this id")
         # The engine replays the whole game: off the event loop.
         replay = await asyncio.to_thread(replay_positions, log)
         kept[game_id] = replay
     kept.move_to_end(game_id)
     while len(kept) > REPLAYS_KEPT:
         kept.popitem(last=False)
-    return JSONResponse(replay, headers={"Cache-Control": "public, max-age=300"})
+    return JSONResponse(
+        {**replay, "seats": log["seats"]}, headers={"Cache-Control": "public, max-age=300"}
+    )
