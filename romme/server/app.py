@@ -22,7 +22,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from romme.server import api
+from romme.server import api, api_replay
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
 from romme.server.httpguard import HttpGuard
 from romme.server.state import ServerState
@@ -70,6 +70,8 @@ def create_app(
         Route("/api/games/{game_id}", api.game_log),
         Route("/api/rankings", api.rankings),
         Route("/api/tables", api.tables),
+        Route("/api/players/{nickname}/games", api_replay.game_history),
+        Route("/api/games/{game_id}/replay", api_replay.game_replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:

@@ -17,6 +17,7 @@ from romme.engine.fairness import commitment_of, round_seed
 from romme.store import accounts, ratings
 from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.errors import StoreError
+from romme.store.history import seat_infos
 from romme.store.models import GameResult, GameSeat, GameTable, Player
 from romme.store.tables import table_actions
 
@@ -164,19 +165,7 @@ class ResultStore(StoreCore):
             found = (
                 await session.scalars(select(Player).where(Player.id.in_(set(seat_players))))
             ).all()
-        players = {p.id: p for p in found}
-        seats = []
-        for seat, pid in enumerate(seat_players):
-            player = players.get(pid)
-            seats.append(
-                {
-                    "seat": seat,
-                    "nickname": None if player is None else player.nickname,
-                    "bot": None if player is None else player.bot_level,
-                    "connected": False,
-                    "away": False,
-                }
-            )
+        seats = seat_infos(seat_players, {p.id: p for p in found})
         actions_json = [a.action for a in actions]
         round_count = sum(1 for a in actions_json if a.get("type") == "next_round")
         rounds = []

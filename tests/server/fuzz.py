@@ -460,6 +460,9 @@ def http_requests() -> Strategy:
         piece.map(lambda p: f"/api/players/{_path(p)}"),
         piece.map(lambda p: f"/api/games/{_path(p)}"),
         piece.map(lambda p: f"/api/rankings?limit={_path(p)}"),
+        piece.map(lambda p: f"/api/players/{_path(p)}/games"),
+        piece.map(lambda p: f"/api/players/x/games?limit={_path(p)}&before={_path(p)}"),
+        piece.map(lambda p: f"/api/games/{_path(p)}/replay"),
         st.sampled_from(["/api/me", "/api/tables", "/healthz", "/", "/index.html"]),
     )
     gets: st.SearchStrategy[tuple[str, str, bytes | None, dict[str, str]]] = paths.map(

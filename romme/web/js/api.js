@@ -7,7 +7,7 @@
 /**
  * A player's public record (GET /api/players/NAME).
  * @typedef {Player & {games_played: number, games_won: number,
- *   recent: {finished_at: string, won: boolean, place: number, players: number}[]}} PlayerInfo
+ *   recent: {game: number, finished_at: string, won: boolean, place: number, players: number}[]}} PlayerInfo
  */
 
 export class ApiError extends Error {
@@ -67,4 +67,12 @@ export const api = {
   logout: (everywhere = false) => call('POST', 'api/logout', { everywhere }),
   /** @param {string} nickname @returns {Promise<PlayerInfo>} */
   player: (nickname) => call('GET', `api/players/${encodeURIComponent(nickname)}`),
+  /**
+   * A page of a player's finished games, newest first, after the game `before`.
+   * @param {string} nickname @param {number} [before] @param {number} [limit]
+   * @returns {Promise<{nickname: string, games: import('./replay/types.js').HistoryGame[], more: boolean}>}
+   */
+  history: (nickname, before, limit = 20) => call('GET', `api/players/${encodeURIComponent(nickname)}/games?limit=${limit}${before ? `&before=${before}` : ''}`),
+  /** @param {number} id @returns {Promise<import('./replay/types.js').ReplayData>} */
+  replay: (id) => call('GET', `api/games/${id}/replay`),
 };

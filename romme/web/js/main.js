@@ -9,6 +9,8 @@ import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom 
 import { h, languagePicker, toast } from './ui.js';
 import { LobbyScreen } from './lobby.js';
 import { TableScreen } from './table/screen.js';
+import { HistoryScreen } from './replay/history.js';
+import { ReplayScreen } from './replay/page.js';
 import { limitChat } from './widgets.js';
 
 /** @import { App, Invitation, Player, ServerError, Table } from './types.js' */
@@ -16,7 +18,7 @@ import { limitChat } from './widgets.js';
 
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
- * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | null,
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | null,
  *   connState: ConnState, i18nReady: boolean}}
  */
 export const app = {
@@ -71,6 +73,8 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
+/** A game history or a replay (#/history/NICK, #/replay/ID[/MOVE]). @type {HistoryScreen | ReplayScreen | null} */
+let pageScreen = null;
 
 // ------------------------------------------------------------------ entry
 
@@ -164,7 +168,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (!location.hash.startsWith('#/table/')) app.openLobby(); else route();
+  if (!/^#\/(table|replay|history)\//.test(location.hash)) app.openLobby(); else route();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -322,6 +326,21 @@ function route() {
   document.getElementById('boot')?.remove();
   const match = location.hash.match(/^#\/table\/(\d+)/);
   const root = main();
+  pageScreen?.destroy();
+  pageScreen = null;
+  const replay = location.hash.match(/^#\/replay\/(\d+)(?:\/(\d+))?$/);
+  const history = location.hash.match(/^#\/history\/([^/]+)$/);
+  if (replay || history) {
+    lobbyScreen?.destroy();
+    tableScreen?.destroy();
+    lobbyScreen = tableScreen = null;
+    app.tableId = null;
+    app.screen = 'replay';
+    document.body.dataset.screen = 'replay';
+    pageScreen = replay ? new ReplayScreen(app, root, Number(replay[1]), replay[2] ? Number(replay[2]) : null)
+      : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
+    return;
+  }
   if (match) {
     const id = Number(match[1]);
     app.tableId = id;
@@ -356,6 +375,7 @@ onLanguageChange(() => {
   if (app.screen === 'entry') translateDom(main());
   lobbyScreen?.update('language');
   tableScreen?.update('language');
+  pageScreen?.update('language');
 });
 
 async function boot() {

@@ -53,9 +53,13 @@ export function showPlayerInfo(app, nickname, extra) {
         h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
       h('h3', t('info.recent')),
       info.recent && info.recent.length
-        ? h('ul.recent', info.recent.map((g) => h('li', h('span', new Date(g.finished_at).toLocaleDateString()),
-          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
+        ? h('ul.recent', info.recent.map((g) => h('li', h('a.recent-replay', { href: `#/replay/${g.game}`, onclick: () => dlg.close() },
+          h('span', new Date(g.finished_at).toLocaleDateString()),
+          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players }))))))
         : h('p.muted', t('info.no_games')),
+      info.recent && info.recent.length
+        ? h('a.all-games', { id: 'info-all-games', href: `#/history/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('replay.all_games'))
+        : null,
       extra ? extra(dlg) : null,
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
     ].filter((part) => part !== null));

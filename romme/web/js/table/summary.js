@@ -7,6 +7,7 @@
 import { cardName, cardSVG } from '../cards.js';
 import { currentLanguage, t } from '../i18n.js';
 import { h } from '../ui.js';
+import { sheetTable } from '../replay/sheet.js';
 import { scoreNumber } from './state.js';
 
 /** @import { RoundResult } from '../types.js' */
@@ -122,17 +123,9 @@ export function renderSummary(screen) {
 function scoreSheet(screen) {
   const state = screen.state;
   const v = /** @type {import('../types.js').View} */ (state.view);
-  const rounds = state.scoredByRounds;
-  const seats = [...Array(v.seats).keys()];
-  const last = v.results[v.results.length - 1];
   const sheet = h('details.sheet', { id: 'score-sheet', open: state.sheetOpen },
     h('summary', t('sheet.title')),
-    h('table.summary-table.sheet-table',
-      h('thead', h('tr', h('th', t('sheet.round')), seats.map((s) => h('th.num', { scope: 'col' }, state.seatName(s))))),
-      h('tbody', v.results.map((r) => h('tr', h('th', { scope: 'row' }, String(r.round_no)),
-        seats.map((s) => h('td.num', { class: r.winner === s ? 'winner' : '' }, String(r.penalties[s])))))),
-      h('tfoot', h('tr', h('th', { scope: 'row' }, t(rounds ? 'summary.score' : 'summary.total')),
-        seats.map((s) => h('td.num.total', scoreNumber(last.totals[s], rounds)))))));
+    sheetTable(v.results, v.seats, (s) => state.seatName(s), state.scoredByRounds));
   sheet.addEventListener('toggle', () => { state.sheetOpen = sheet.open; });
   return sheet;
 }

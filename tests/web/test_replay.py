@@ -1,0 +1,245 @@
+"""The game history and the replay page in Chromium: from "My games" to a finished
+game's replay, stepping with the buttons, the keys and the slider, every hand as the
+server's engine replayed it, the shuffle verified by the browser (and a deal that
+does not match its seed shown as such), on a desktop and on a phone in German,
+opened there from a shared link."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.helpers import Client, ServerProcess
+from tests.server.test_replay import finished_game
+from tests.web.conftest import PHONE, shot
+
+DESKTOP = {"width": 1366, "height": 800}
+PASSWORD = "secret-pass"
+NICKNAME = "Replayer"
+
+
+class Played:
+    """A server with one finished game of a registered player against the computer."""
+
+    def __init__(self, server: ServerProcess, table: int) -> None:
+        self.server = server
+        self.table = table
+        self.base = server.base + "/"
+        self.replay: dict[str, Any] = httpx.get(f"{server.base}/api/games/{table}/replay").json()
+
+
+def _play(server: ServerProcess) -> int:
+    async def play() -> int:
+        client = Client(server, NICKNAME)
+        answer = await client.http.post(
+            "/api/register", json={"nickname": NICKNAME, "password": PASSWORD}
+        )
+        assert answer.status_code == 200, answer.text
+        await client.connect()
+        try:
+            return await finished_game(client)
+        finally:
+            await client.close()
+
+    # Playwright's synchronous API owns this thread's event loop: play in another.
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(play())))
+    thread.start()
+    thread.join(180)
+    assert result, "the game was not played out"
+    return result[0]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    workdir: Path = tmp_path_factory.mktemp("replay")
+    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
+    server.start()
+    try:
+        yield Played(server, _play(server))
+    finally:
+        server.stop()
+
+
+def login(page: Any, base: str, hash_: str = "") -> None:
+    page.goto(base + hash_)
+    page.click("#entry-tab-login")
+    page.fill("#entry-nick", NICKNAME)
+    page.fill("#entry-pass", PASSWORD)
+    page.click("#entry-submit")
+
+
+def shown_index(page: Any) -> int:
+    return int(page.eval_on_selector("#replay-slider", "(el) => el.value"))
+
+
+def hands_in_dom(page: Any) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        ".replay-seat .replay-hand",
+        "(hands) => hands.map((h) => [...h.querySelectorAll('[data-card]')].map((c) => c.dataset.card))",
+    )
+
+
+def wait_index(page: Any, index: int) -> None:
+    page.wait_for_function(
+        "(i) => document.querySelector('#replay-slider')?.value === String(i)", arg=index
+    )
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    if width > page.viewport_size["width"]:
+        shot(page, "overflow")
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).map((e) => e.tagName + '#' + e.id + '.' + e.className)"""
+        )
+        raise AssertionError((width, wide))
+
+
+def test_history_to_replay_stepping_and_shuffle_check_on_desktop(
+    played: Played, new_context: Any
+) -> None:
+    page = new_context("replay-desktop", viewport=DESKTOP)
+    login(page, played.base)
+    # The player's info lists the game, a link to its replay, and leads to all games.
+    page.click(f"#player-list .player-link:has-text('{NICKNAME}')")
+    recent = page.wait_for_selector(".info-dialog a.recent-replay")
+    assert recent.get_attribute("href") == f"#/replay/{played.table}"
+    page.click("#info-all-games")
+    page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
+    page.click("#history-back")
+    page.wait_for_selector("#my-games")
+    page.click("#my-games")
+    entry = page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
+    assert NICKNAME in entry.inner_text()
+    shot(page, "history-desktop")
+    page.click(f"#history-list li[data-game='{played.table}'] a")
+    page.wait_for_selector("#replay-slider")
+    positions = played.replay["positions"]
+    last = len(positions) - 1
+    assert page.eval_on_selector("#replay-slider", "(el) => Number(el.max)") == last
+    # It opens at the first deal, every hand open.
+    assert shown_index(page) == 1
+    assert hands_in_dom(page) == positions[1]["hands"]
+    assert "Round 1" in page.inner_text("#replay-move")
+
+    # Buttons.
+    page.click("#replay-next")
+    wait_index(page, 2)
+    assert hands_in_dom(page) == positions[2]["hands"]
+    assert page.evaluate("() => location.hash") == f"#/replay/{played.table}/2"
+    page.click("#replay-prev")
+    page.click("#replay-prev")
+    wait_index(page, 0)
+    assert page.is_disabled("#replay-prev") and page.is_disabled("#replay-first")
+    page.click("#replay-last")
+    wait_index(page, last)
+    assert page.is_disabled("#replay-next")
+    # The last position: the round's summary and the score sheet.
+    summary = page.inner_text("#replay-summary")
+    result = played.replay["results"][-1]
+    assert all(str(p) in summary for p in result["penalties"])
+    assert page.locator("#replay-sheet tbody tr").count() == len(played.replay["results"])
+    page.click("#replay-first")
+    wait_index(page, 0)
+
+    # Keys: →, ←, End, Home, on the page; the slider's own arrow keys step once.
+    page.locator("#replay-move").click()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    wait_index(page, 2)
+    page.keyboard.press("End")
+    wait_index(page, last)
+    page.keyboard.press("Home")
+    wait_index(page, 0)
+    page.focus("#replay-slider")
+    page.keyboard.press("ArrowRight")
+    wait_index(page, 1)
+    assert hands_in_dom(page) == positions[1]["hands"]
+
+    # The slider dragged to the middle shows that position's table.
+    box = page.locator("#replay-slider").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    middle = shown_index(page)
+    assert 0 < middle < last
+    expected = positions[middle]
+    assert hands_in_dom(page) == expected["hands"]
+    assert page.inner_text("#replay-stock-count") == str(expected["stock_count"])
+    pile = page.eval_on_selector_all(
+        "#replay-discard [data-card]", "(cs) => cs.map((c) => c.dataset.card)"
+    )
+    assert pile == expected["discard"]
+    assert page.locator("#replay-melds .replay-meld").count() == len(expected["melds"])
+
+    # The shuffle check: every round verified by the browser.
+    page.wait_for_selector("#shuffle-check[aria-busy='false']")
+    marks = page.eval_on_selector_all(
+        "#shuffle-check li[data-round]", "(ls) => ls.map((l) => [l.dataset.round, l.dataset.ok])"
+    )
+    assert marks == [[str(r["round_no"]), "true"] for r in played.replay["rounds"]]
+    shot(page, "replay-desktop")
+
+
+def test_a_deal_that_does_not_match_its_seed_is_shown(played: Played, new_context: Any) -> None:
+    """A server that lied about a hand is caught: the replay is changed on its way
+    to the page (two cards of the first hand swapped for two others)."""
+    page = new_context("replay-forged", viewport=DESKTOP)
+    forged = copy.deepcopy(played.replay)
+    deal = forged["positions"][1]
+    seat = next(s for s, hand in enumerate(deal["hands"]) if hand)
+    deal["hands"][seat][0] = "XX" if deal["hands"][seat][0] != "XX" else "2C"
+    page.route(
+        f"**/api/games/{played.table}/replay",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(forged)
+        ),
+    )
+    login(page, played.base, f"#/replay/{played.table}")
+    page.wait_for_selector("#shuffle-check[aria-busy='false']")
+    bad = page.wait_for_selector("#shuffle-check li[data-round='1']")
+    assert bad.get_attribute("data-ok") == "false"
+    assert NICKNAME in bad.inner_text() or "Beginner" in bad.inner_text()
+
+
+def test_replay_from_a_shared_link_on_a_phone_in_german(played: Played, new_context: Any) -> None:
+    page = new_context("replay-phone", viewport=PHONE, locale="de-DE")
+    login(page, played.base, f"#/replay/{played.table}/3")
+    page.wait_for_selector("#replay-slider")
+    assert shown_index(page) == 3
+    assert page.inner_text("#check-h") == "Mischen überprüfen"
+    assert page.inner_text("#replay-sheet h2") == "Punkteliste"
+    page.wait_for_selector("#shuffle-check li[data-round='1'][data-ok='true']")
+    assert "überprüft" in page.inner_text("#shuffle-check li[data-round='1']")
+    assert "Runde 1" in page.inner_text("#replay-move")
+    page.locator("#replay-move").click()
+    page.keyboard.press("ArrowRight")
+    wait_index(page, 4)
+    page.click("#replay-next")
+    wait_index(page, 5)
+    assert hands_in_dom(page) == played.replay["positions"][5]["hands"]
+    no_sideways_scroll(page)
+    for control in ("#replay-prev", "#replay-next", "#replay-first", "#replay-last"):
+        box = page.locator(control).bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 40, control
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], control
+    shot(page, "replay-phone-de")
+    # The lobby's "My games" on the phone, in German.
+    page.click("#replay-back")
+    page.wait_for_selector("#my-games")
+    assert page.inner_text("#my-games") == "Meine Spiele"
+    box = page.locator("#my-games").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.click("#my-games")
+    page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
+    no_sideways_scroll(page)
+    shot(page, "history-phone-de")
