@@ -148,8 +148,8 @@ class Lobby:
             self.playing_count(),
             len(self.registry.by_player),
             self.online_players(),
-            list(self.chat),
-            [messages.as_json(i) for i in invitations],
+            [c for c in self.chat if c.get("from") not in conn.hidden],
+            [i for i in map(messages.as_json, invitations) if i.get("from") not in conn.hidden],
         )
 
     async def send_to(self, conn: Connection) -> None:
@@ -163,7 +163,8 @@ class Lobby:
         self.chat = [*self.chat[-(LOBBY_CHAT - 1) :], chat]
         text = messages.dumps(messages.lobby_chat(chat))
         for other in list(self.registry.connections):
-            other.send(text)
+            if conn.nickname not in other.hidden:
+                other.send(text)
 
     # -------------------------------------------------------------- updates
 

@@ -7,6 +7,7 @@ import { formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
 
 /** @import { App, ChatMessage, Settings } from './types.js' */
+/** @import { PlayerInfo } from './api.js' */
 
 /** The level offered first for a computer opponent ("New game", "Start with computers in the free seats"). */
 export const DEFAULT_BOT_LEVEL = 'casual';
@@ -34,7 +35,7 @@ export function settingsChips(settings) {
  * A player's rating, games and recent results; `extra` adds a part (a button) below.
  * @param {App} app
  * @param {string} nickname
- * @param {(dlg: {close: () => void}) => HTMLElement | null} [extra]
+ * @param {(dlg: {close: () => void}, info: PlayerInfo) => HTMLElement | null} [extra]
  */
 export function showPlayerInfo(app, nickname, extra) {
   const body = h('div.player-info', h('p.muted', t('common.loading')));
@@ -56,7 +57,7 @@ export function showPlayerInfo(app, nickname, extra) {
         ? h('ul.recent', info.recent.map((g) => h('li', h('span', new Date(g.finished_at).toLocaleDateString()),
           h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
         : h('p.muted', t('info.no_games')),
-      extra ? extra(dlg) : null,
+      extra ? extra(dlg, info) : null,
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
     ].filter((part) => part !== null));
   }).catch((err) => {

@@ -1,0 +1,128 @@
+"""Friends and blocks on the server: friend requests and their answers, presence
+sent to friends, and the blocks that keep a player's invitations, chat lines and
+friend requests from whoever blocked them.
+
+Each connection carries ``hidden``, the nicknames its player has blocked (one set
+shared by the player's connections, loaded when the first one opens). The lobby,
+the tables and the invitations drop on the way what the recipient has hidden, so
+that a blocked player's message reaches nobody who blocked them while everyone
+else still gets it; the blocked player is not told (their request stays pending,
+their invitation expires as an unanswered one does).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from romme.server import messages
+from romme.server.connection import Connection
+from romme.server.errors import ProtocolError
+from romme.server.registry import Registry
+
+if TYPE_CHECKING:
+    from romme.store import PlayerRecord, Store
+    from romme.store.friends import SocialRecord
+
+__all__ = ["Social"]
+
+
+class Social:
+    """Friends, presence and blocks of the players online."""
+
+    def __init__(self, registry: Registry, store: Store) -> None:
+        self.registry = registry
+        self.store = store
+        self._hidden: dict[int, set[str]] = {}
+        """The blocked nicknames of each player online (shared by its connections)."""
+
+    # ------------------------------------------------------------ connections
+
+    async def attach(self, conn: Connection) -> dict[str, Any]:
+        """Give a new connection its player's blocks; the ``friends`` message for it."""
+        record = await self.store.social(conn.player_id)
+        hidden = self._hidden.setdefault(conn.player_id, set())
+        hidden.clear()
+        hidden.update(name for _, name in record.blocked)
+        conn.hidden = hidden
+        return self._message(record)
+
+    def detach(self, player_id: int) -> None:
+        """The player's last connection closed."""
+        self._hidden.pop(player_id, None)
+
+    async def presence(self, player: PlayerRecord, online: bool) -> None:
+        """Tell the player's friends online that it came online or left."""
+        if player.guest:
+            return
+        text = messages.dumps(messages.friend_online(player.nickname, online))
+        for friend_id in await self.store.friend_ids(player.id):
+            self.registry.send_to_player(friend_id, text)
+
+    # -------------------------------------------------------------- requests
+
+    async def _other(self, nickname: str) -> PlayerRecord:
+        other = await self.store.find_player(nickname)
+        if other is None:
+            raise ProtocolError("no_such_player", f"there is no player {nickname!r}")
+        return other
+
+    async def request(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self.store.request_friend(conn.player_id, other.id)
+        if await self.store.blocks(other.id, conn.player_id):
+            # Hidden from the addressee: only the sender's lists change.
+            await self.send_lists(conn.player_id, conn, msg_id)
+        else:
+            await self._answer(conn, msg_id, other.id)
+
+    async def answer(self, conn: Connection, nickname: str, accept: bool, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self.store.answer_friend(conn.player_id, other.id, accept)
+        await self._answer(conn, msg_id, other.id)
+
+    async def remove(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self.store.remove_friend(conn.player_id, other.id)
+        await self._answer(conn, msg_id, other.id)
+
+    async def block(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self.store.block(conn.player_id, other.id)
+        self._hidden.setdefault(conn.player_id, set()).add(other.nickname)
+        await self._answer(conn, msg_id, other.id)
+
+    async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self.store.unblock(conn.player_id, other.id)
+        self._hidden.get(conn.player_id, set()).discard(other.nickname)
+        await self._answer(conn, msg_id, other.id)
+
+    async def _answer(self, conn: Connection, msg_id: Any, other_id: int) -> None:
+        """The sender's new lists as the reply (and to its other connections), and
+        the other player's, which may have changed too (a request arrived, a
+        friendship began or ended)."""
+        await self.send_lists(conn.player_id, conn, msg_id)
+        await self.send_lists(other_id)
+
+    async def send_lists(
+        self, player_id: int, origin: Connection | None = None, msg_id: Any = None
+    ) -> None:
+        """Send a player's ``friends`` message to each of its connections."""
+        conns = self.registry.by_player.get(player_id)
+        if not conns and origin is None:
+            return
+        data = self._message(await self.store.social(player_id))
+        for other in list(conns or ()):
+            if other is not origin:
+                other.send_json(data)
+        if origin is not None:
+            origin.reply(data, msg_id)
+
+    def _message(self, record: SocialRecord) -> dict[str, Any]:
+        online = self.registry.online
+        return messages.friends(
+            [{"nickname": name, "online": online(i)} for i, name in record.friends],
+            [name for _, name in record.incoming],
+            [name for _, name in record.outgoing],
+            [name for _, name in record.blocked],
+        )
