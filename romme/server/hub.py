@@ -173,7 +173,7 @@ class Hub:
         conn.send_json(await self.lobby.message(conn))
         conn.send_json(friends)
         if first:
-            self.spawn(self.social.presence(conn.player, True))
+            self.spawn(self.social.presence(conn.player))
         # The tables the player sits at, also a game that ended while the player was
         # away (kept for a while after its end): a page that comes back learns how
         # it ended instead of showing the last position it saw.
@@ -193,7 +193,7 @@ class Hub:
         if self.registry.remove(conn):
             self.guests.hold(conn.player_id)
             self.social.detach(conn.player_id)
-            self.spawn(self.social.presence(conn.player, False))
+            self.spawn(self.social.presence(conn.player))
             self.lobby.players_changed()
             self.lobby.changed()
             for hosted in list(self.tables.values()):

@@ -50,12 +50,16 @@ class Social:
         """The player's last connection closed."""
         self._hidden.pop(player_id, None)
 
-    async def presence(self, player: PlayerRecord, online: bool) -> None:
-        """Tell the player's friends online that it came online or left."""
+    async def presence(self, player: PlayerRecord) -> None:
+        """Tell the player's friends online that it came online or left (whichever
+        holds when the message goes: a quick reload's two tasks may end in either
+        order, and both then tell the truth)."""
         if player.guest:
             return
+        friends = await self.store.friend_ids(player.id)
+        online = self.registry.online(player.id)
         text = messages.dumps(messages.friend_online(player.nickname, online))
-        for friend_id in await self.store.friend_ids(player.id):
+        for friend_id in friends:
             self.registry.send_to_player(friend_id, text)
 
     # -------------------------------------------------------------- requests
