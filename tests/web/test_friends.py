@@ -1,8 +1,8 @@
 """Friends in Chromium, one player on a desktop and one on a phone (360x740): a
 friend request from the player info, accepted in the lobby's friends panel, the
 friend shown online there with a one-click invite that opens a table and reaches
-the friend, a player's chat muted at that table only, and the friend shown
-offline once gone."""
+the friend, a player's chat muted at that table only, the friend shown
+offline once gone, and a block and unblock from the friends panel."""
 
 from __future__ import annotations
 
@@ -93,3 +93,14 @@ def test_add_accept_invite_and_mute(server: str, new_context: Any) -> None:
     anna.evaluate("() => { location.hash = '#/'; }")
     anna.wait_for_selector(f"#friend-list [data-friend='{ben_name}'][data-online=false]")
     assert anna.locator(f"[data-invite-friend='{ben_name}']").count() == 0
+
+    # Anna blocks Ben from his info in her friends list: he is no longer a friend
+    # and is listed as blocked, until she unblocks him there.
+    anna.click(f"#friend-list [data-friend='{ben_name}'] .player-link")
+    anna.click("#block-player")
+    anna.wait_for_selector("#friends details.blocked")
+    assert anna.locator(f"#friend-list [data-friend='{ben_name}']").count() == 0
+    anna.click("#friends details.blocked summary")
+    anna.click(f"[data-unblock='{ben_name}']")
+    wait_for(anna, lambda: anna.locator("#friends details.blocked").count() == 0, what="unblocked")
+    assert anna.evaluate("() => window.__romme.friends.blocked") == []
