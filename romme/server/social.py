@@ -12,6 +12,7 @@ their invitation expires as an unanswered one does).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from romme.server import messages
@@ -72,55 +73,58 @@ class Social:
 
     async def request(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self.store.request_friend(conn.player_id, other.id)
-        if await self.store.blocks(other.id, conn.player_id):
-            # Hidden from the addressee: only the sender's lists change.
-            await self.send_lists(conn.player_id, conn, msg_id)
-        else:
-            await self._answer(conn, msg_id, other.id)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.request_friend(conn.player_id, other.id)
+        )
 
     async def answer(self, conn: Connection, nickname: str, accept: bool, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self.store.answer_friend(conn.player_id, other.id, accept)
-        await self._answer(conn, msg_id, other.id)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.answer_friend(conn.player_id, other.id, accept)
+        )
 
     async def remove(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self.store.remove_friend(conn.player_id, other.id)
-        await self._answer(conn, msg_id, other.id)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.remove_friend(conn.player_id, other.id)
+        )
 
     async def block(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self.store.block(conn.player_id, other.id)
+        await self._change(conn, other, msg_id, lambda: self.store.block(conn.player_id, other.id))
         self._hidden.setdefault(conn.player_id, set()).add(other.nickname)
-        await self._answer(conn, msg_id, other.id)
 
     async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self.store.unblock(conn.player_id, other.id)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.unblock(conn.player_id, other.id)
+        )
         self._hidden.get(conn.player_id, set()).discard(other.nickname)
-        await self._answer(conn, msg_id, other.id)
 
-    async def _answer(self, conn: Connection, msg_id: Any, other_id: int) -> None:
-        """The sender's new lists as the reply (and to its other connections), and
-        the other player's, which may have changed too (a request arrived, a
-        friendship began or ended)."""
-        await self.send_lists(conn.player_id, conn, msg_id)
-        await self.send_lists(other_id)
-
-    async def send_lists(
-        self, player_id: int, origin: Connection | None = None, msg_id: Any = None
+    async def _change(
+        self,
+        conn: Connection,
+        other: PlayerRecord,
+        msg_id: Any,
+        change: Callable[[], Awaitable[Any]],
     ) -> None:
-        """Send a player's ``friends`` message to each of its connections."""
-        conns = self.registry.by_player.get(player_id)
-        if not conns and origin is None:
-            return
-        data = self._message(await self.store.social(player_id))
-        for other in list(conns or ()):
-            if other is not origin:
-                other.send_json(data)
-        if origin is not None:
-            origin.reply(data, msg_id)
+        """Make the change; the sender's new lists are the reply (and go to its
+        other connections). The other player's go to it only if they changed (a
+        request arrived, a friendship began or ended): a block, or a request that
+        a block hides, is not given away by a message out of nowhere."""
+        online = self.registry.online(other.id)
+        before = await self.store.social(other.id) if online else None
+        await change()
+        mine = self._message(await self.store.social(conn.player_id))
+        for same in list(self.registry.by_player.get(conn.player_id, ())):
+            if same is not conn:
+                same.send_json(mine)
+        conn.reply(mine, msg_id)
+        if online:
+            after = await self.store.social(other.id)
+            if after != before:
+                text = messages.dumps(self._message(after))
+                self.registry.send_to_player(other.id, text)
 
     def _message(self, record: SocialRecord) -> dict[str, Any]:
         online = self.registry.online

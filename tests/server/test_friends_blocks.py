@@ -44,12 +44,12 @@ async def _quiet(
     client: Client, start: int, kinds: set[str], naming: str, seconds: float = 0.6
 ) -> None:
     """No message of these types naming the player ``naming`` reached the client
-    since ``start``."""
+    unasked (not as the reply to a request of its own) since ``start``."""
     await asyncio.sleep(seconds)
     got = [
         m
         for m in client.messages[start:]
-        if m.get("type") in kinds and naming in json.dumps(m, ensure_ascii=False)
+        if m.get("type") in kinds and "id" not in m and naming in json.dumps(m, ensure_ascii=False)
     ]
     assert got == [], got
 
@@ -122,6 +122,7 @@ async def test_a_blocked_player_reaches_nobody_who_blocked_them(
     max_ = await _member(shared_server, "bm")  # the blocked player
     cleo = await _member(shared_server, "bc")  # a bystander
     await anna.expect("friends")
+    start_max = len(max_.messages)
     blocked = await anna.request({"type": "block", "nickname": max_.nickname})
     assert blocked["blocked"] == [max_.nickname]
 
@@ -149,6 +150,8 @@ async def test_a_blocked_player_reaches_nobody_who_blocked_them(
     joined = await anna.request({"type": "join_table", "table": table})
     assert joined["type"] == "error" and joined["code"] == "invite_only"
     await _quiet(anna, start[anna.nickname], {"lobby_chat", "invitation", "friends"}, max_.nickname)
+    # Max is not told that he is blocked.
+    await _quiet(max_, start_max, {"friends"}, anna.nickname, seconds=0)
     lobby_tables = [
         t["id"] for m in anna.messages if m["type"] == "lobby_update" for t in m["tables"]
     ]
