@@ -49,6 +49,9 @@ class Lobby:
         self._paused = False
         self._task: asyncio.Task[None] | None = None
         self._players_cache: list[dict[str, Any]] | None = None
+        self.hidden_invitations: set[int] = set()
+        """Open invitations whose invitee blocked their sender: never shown to the
+        invitee, even if the block is lifted before they expire."""
 
     async def start(self) -> None:
         """Load the recent chat and start sending updates."""
@@ -149,7 +152,12 @@ class Lobby:
             len(self.registry.by_player),
             self.online_players(),
             [c for c in self.chat if c.get("from") not in conn.hidden],
-            [i for i in map(messages.as_json, invitations) if i.get("from") not in conn.hidden],
+            [
+                i
+                for i in map(messages.as_json, invitations)
+                if i.get("from") not in conn.hidden
+                and (i.get("to") != conn.nickname or i.get("id") not in self.hidden_invitations)
+            ],
         )
 
     async def send_to(self, conn: Connection) -> None:

@@ -190,6 +190,16 @@ async def test_a_blocked_player_reaches_nobody_who_blocked_them(
     # stays hidden, a new one arrives.
     unblocked = await anna.request({"type": "unblock", "nickname": max_.nickname})
     assert unblocked["blocked"] == [] and unblocked["incoming"] == []
+    hidden_id = invitation["invitation"]["id"]
+    late = await anna.request(
+        {"type": "answer_invitation", "invitation": hidden_id, "accept": True}
+    )
+    assert late["code"] == "no_such_invitation"
+    reload = Client(shared_server, anna.nickname)
+    reload.http.cookies = anna.http.cookies
+    await reload.connect()
+    assert hidden_id not in [i["id"] for i in reload.messages[1]["invitations"]]
+    await reload.close()
     start_anna = len(anna.messages)
     await max_.request({"type": "lobby_chat", "text": "hello again"})
     await anna.expect(
