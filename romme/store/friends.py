@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from romme.store.core import StoreCore, is_id
+from romme.store.core import RELEASED, StoreCore, is_id
 from romme.store.errors import StoreError
 from romme.store.models import Block, Friendship, Player
 
@@ -215,10 +215,12 @@ class FriendStore(StoreCore):
                     .where(or_(Friendship.from_id == player_id, Friendship.to_id == player_id))
                 )
             ).all()
+            # A released guest's nickname may be someone else's now: its block
+            # stays stored but no longer names anyone.
             blocked = await session.execute(
                 select(Player.id, Player.nickname)
                 .join(Block, Block.blocked_id == Player.id)
-                .where(Block.blocker_id == player_id)
+                .where(Block.blocker_id == player_id, ~Player.nickname_key.startswith(RELEASED))
             )
             return SocialRecord(
                 friends=_by_name((i, n) for f, i, n in rows if f.status == ACCEPTED),

@@ -81,6 +81,11 @@ async def test_a_block_ends_friendship_and_hides_requests(store: Store) -> None:
     guest = await store.create_guest("Gast")
     await store.block(guest.id, max_.id)
     assert _names((await store.social(guest.id)).blocked) == ["Max"]
+    # A released guest's nickname is free for others: a block of it names nobody.
+    await store.block(anna.id, guest.id)
+    assert _names((await store.social(anna.id)).blocked) == ["Gast"]
+    assert await store.release_guest(guest.id)
+    assert (await store.social(anna.id)).blocked == []
 
 
 async def test_the_number_of_friends_and_requests_is_bounded(store: Store) -> None:
