@@ -62,6 +62,9 @@ class Connection:
         self.player_id = player.id
         self.nickname = player.nickname
         self.tables: set[int] = set()
+        self.hidden: set[str] = set()
+        """The nicknames this connection's player has blocked: their chat lines and
+        invitations are not sent to it (:mod:`romme.server.social`)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.lobby_slot: str | None = None
         """The newest lobby update not yet sent (a slow client gets only the latest)."""

@@ -19,10 +19,13 @@ from romme.server.errors import ProtocolError
 from romme.server.hub import Hub
 from romme.server.protocol import (
     ActionMsg,
+    AnswerFriend,
     AnswerInvitation,
     Back,
+    BlockPlayer,
     ClientMessage,
     CreateTable,
+    FriendRequest,
     Hint,
     Invite,
     JoinTable,
@@ -31,10 +34,12 @@ from romme.server.protocol import (
     NextRoundMsg,
     Ping,
     PlayerInfoMsg,
+    RemoveFriend,
     Resync,
     SetSeat,
     StartGame,
     TableChat,
+    UnblockPlayer,
     WatchTable,
 )
 from romme.server.table import TableActor
@@ -157,5 +162,12 @@ HANDLERS: dict[type[Any], Handler] = {
     Resync: _at_table(lambda table, conn, m, msg_id: table.resync(conn, m.since, msg_id)),
     Back: _at_table(lambda table, conn, m, _: table.back(conn), True),
     Hint: _hint,
+    FriendRequest: lambda hub, conn, m, msg_id: hub.social.request(conn, m.nickname, msg_id),
+    AnswerFriend: lambda hub, conn, m, msg_id: hub.social.answer(
+        conn, m.nickname, m.accept, msg_id
+    ),
+    RemoveFriend: lambda hub, conn, m, msg_id: hub.social.remove(conn, m.nickname, msg_id),
+    BlockPlayer: lambda hub, conn, m, msg_id: hub.social.block(conn, m.nickname, msg_id),
+    UnblockPlayer: lambda hub, conn, m, msg_id: hub.social.unblock(conn, m.nickname, msg_id),
 }
 """The handler of each client message type (every type of ``protocol.MESSAGES``)."""

@@ -44,6 +44,11 @@ ERROR_CODES = {
     "already_invited": "this player already has an open invitation to this table",
     "too_many_invitations": "too many invitations; wait a little",
     "draw_pending": "your draw already waits for the knock window to close",
+    "account_required": "register to do this",
+    "cannot_befriend": "this player cannot be your friend",
+    "no_friend_request": "there is no such friend request",
+    "too_many_friends": "you have as many friends and requests as you may",
+    "cannot_block": "this player cannot be blocked",
 }
 """Every error code of the protocol layer with a default message (engine codes
 come through unchanged)."""

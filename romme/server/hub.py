@@ -29,6 +29,7 @@ from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
 from romme.server.registry import Registry
 from romme.server.settings import TableSettings
+from romme.server.social import Social
 from romme.server.table import FINISHED, PLAYING, WAITING, SeatState, TableActor
 from romme.server.table.actor import TABLE_CHAT
 from romme.server.timers import Clock
@@ -57,6 +58,7 @@ class Hub:
         self.lobby = Lobby(self.registry, store, clock, options)
         self.invitations = Invitations(self.registry, store, clock, options, self.lobby)
         self.guests = GuestNames(self.registry, store, options)
+        self.social = Social(self.registry, store)
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
@@ -166,8 +168,12 @@ class Hub:
         if first:
             self.lobby.players_changed()
             self._host_back(conn.player_id)
+        friends = await self.social.attach(conn)
         conn.send_json(messages.welcome(conn.player.to_json(), self.clock.now_ms()))
         conn.send_json(await self.lobby.message(conn))
+        conn.send_json(friends)
+        if first:
+            self.spawn(self.social.presence(conn.player))
         # The tables the player sits at, also a game that ended while the player was
         # away (kept for a while after its end): a page that comes back learns how
         # it ended instead of showing the last position it saw.
@@ -186,6 +192,8 @@ class Hub:
         conn.close()
         if self.registry.remove(conn):
             self.guests.hold(conn.player_id)
+            self.social.detach(conn.player_id)
+            self.spawn(self.social.presence(conn.player))
             self.lobby.players_changed()
             self.lobby.changed()
             for hosted in list(self.tables.values()):

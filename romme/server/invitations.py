@@ -79,23 +79,33 @@ class Invitations:
                 per_minute=self.options.invitations_per_minute,
             )
         )
-        table.invited[invitee.id] = expires
-        self._send(invitee.id, messages.invitation(invitation))
+        # An invitee who blocked the sender is not told, and the table stays closed
+        # to them; the sender sees the invitation expire unanswered.
+        blocked = await self.store.blocks(invitee.id, conn.player_id)
+        if blocked:
+            self.lobby.hidden_invitations.add(int(invitation["id"]))
+        else:
+            table.invited[invitee.id] = expires
+            self._send(invitee.id, messages.invitation(invitation))
         conn.reply(messages.invitation(invitation), msg_id)
         self.lobby.changed()
         self._timers[int(invitation["id"])] = self.clock.call_later(
             self.options.invitation_seconds,
-            lambda: self._expire(invitation, conn.player_id, invitee.id),
+            lambda: self._expire(invitation, conn.player_id, None if blocked else invitee.id),
         )
 
-    def _expire(self, invitation: dict[str, Any], from_id: int, to_id: int) -> None:
+    def _expire(self, invitation: dict[str, Any], from_id: int, to_id: int | None) -> None:
         self._timers.pop(int(invitation["id"]), None)
-        self._uninvite(int(invitation["table"]), to_id, invitation.get("expires_at"))
+        self.lobby.hidden_invitations.discard(int(invitation["id"]))
         data = messages.invitation_update({**invitation, "status": "expired"})
         self._send(from_id, data)
-        self._send(to_id, data)
+        if to_id is not None:
+            self._uninvite(int(invitation["table"]), to_id, invitation.get("expires_at"))
+            self._send(to_id, data)
 
     async def answer(self, conn: Connection, message: AnswerInvitation, msg_id: Any) -> None:
+        if message.invitation in self.lobby.hidden_invitations:
+            raise ProtocolError("no_such_invitation")
         invitation = messages.as_json(
             await self.store.answer_invitation(
                 message.invitation, conn.player_id, message.accept, self.clock.now_ms()

@@ -49,6 +49,9 @@ class Lobby:
         self._paused = False
         self._task: asyncio.Task[None] | None = None
         self._players_cache: list[dict[str, Any]] | None = None
+        self.hidden_invitations: set[int] = set()
+        """Open invitations whose invitee blocked their sender: never shown to the
+        invitee, even if the block is lifted before they expire."""
 
     async def start(self) -> None:
         """Load the recent chat and start sending updates."""
@@ -148,8 +151,13 @@ class Lobby:
             self.playing_count(),
             len(self.registry.by_player),
             self.online_players(),
-            list(self.chat),
-            [messages.as_json(i) for i in invitations],
+            [c for c in self.chat if c.get("from") not in conn.hidden],
+            [
+                i
+                for i in map(messages.as_json, invitations)
+                if i.get("from") not in conn.hidden
+                and (i.get("to") != conn.nickname or i.get("id") not in self.hidden_invitations)
+            ],
         )
 
     async def send_to(self, conn: Connection) -> None:
@@ -163,7 +171,8 @@ class Lobby:
         self.chat = [*self.chat[-(LOBBY_CHAT - 1) :], chat]
         text = messages.dumps(messages.lobby_chat(chat))
         for other in list(self.registry.connections):
-            other.send(text)
+            if conn.nickname not in other.hidden:
+                other.send(text)
 
     # -------------------------------------------------------------- updates
 

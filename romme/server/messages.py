@@ -20,6 +20,8 @@ __all__ = [
     "chat_entry",
     "dumps",
     "error",
+    "friend_online",
+    "friends",
     "game_over",
     "hint",
     "invitation",
@@ -235,3 +237,22 @@ def game_over(
 
 def hint(table_id: int, action: dict[str, Any] | None, reason: str) -> dict[str, Any]:
     return {"type": "hint", "table": table_id, "action": action, "reason": reason}
+
+
+# ---------------------------------------------------------------- friends
+
+
+def friends(
+    friends: list[dict[str, Any]], incoming: list[str], outgoing: list[str], blocked: list[str]
+) -> dict[str, Any]:
+    return {
+        "type": "friends",
+        "friends": friends,
+        "incoming": incoming,
+        "outgoing": outgoing,
+        "blocked": blocked,
+    }
+
+
+def friend_online(nickname: str, online: bool) -> dict[str, Any]:
+    return {"type": "friend_online", "nickname": nickname, "online": online}

@@ -28,12 +28,16 @@ __all__ = [
     "ERROR_CODES",
     "MESSAGES",
     "MESSAGE_TYPES",
+    "AboutPlayer",
     "ActionMsg",
+    "AnswerFriend",
     "AnswerInvitation",
     "Back",
+    "BlockPlayer",
     "ClientMessage",
     "CreateTable",
     "FieldSpec",
+    "FriendRequest",
     "Hint",
     "Invite",
     "JoinTable",
@@ -44,10 +48,12 @@ __all__ = [
     "PlayerInfoMsg",
     "ProtocolError",
     "RateLimiter",
+    "RemoveFriend",
     "Resync",
     "SetSeat",
     "StartGame",
     "TableChat",
+    "UnblockPlayer",
     "WatchTable",
     "parse_message",
     "request_id",
@@ -152,6 +158,36 @@ class Ping:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class AboutPlayer:
+    """A request about another player, named by nickname (the friends and blocks
+    messages: one subclass each, so that each has its handler)."""
+
+    nickname: str
+
+
+class FriendRequest(AboutPlayer):
+    __slots__ = ()
+
+
+class RemoveFriend(AboutPlayer):
+    __slots__ = ()
+
+
+class BlockPlayer(AboutPlayer):
+    __slots__ = ()
+
+
+class UnblockPlayer(AboutPlayer):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerFriend:
+    nickname: str
+    accept: bool
+
+
 ClientMessage = (
     LobbyChat
     | CreateTable
@@ -170,6 +206,11 @@ ClientMessage = (
     | Resync
     | Back
     | Ping
+    | FriendRequest
+    | AnswerFriend
+    | RemoveFriend
+    | BlockPlayer
+    | UnblockPlayer
 )
 
 
@@ -279,6 +320,11 @@ MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
     "resync": (Resync, _spec(table="id", since="version?")),
     "back": (Back, _spec(table="id")),
     "ping": (Ping, {}),
+    "friend_request": (FriendRequest, _spec(nickname="name")),
+    "answer_friend": (AnswerFriend, _spec(nickname="name", accept="flag")),
+    "remove_friend": (RemoveFriend, _spec(nickname="name")),
+    "block": (BlockPlayer, _spec(nickname="name")),
+    "unblock": (UnblockPlayer, _spec(nickname="name")),
 }
 """Every client message: its type, its value class and its fields, in the order of
 the class's fields. The parser reads this table, and so do the fuzz tests."""

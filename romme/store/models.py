@@ -31,7 +31,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Base",
+    "Block",
     "ChatMessage",
+    "Friendship",
     "GameResult",
     "GameSeat",
     "GameTable",
@@ -241,3 +243,38 @@ class RateCounter(Base):
     started_at: Mapped[datetime]
     updated_at: Mapped[datetime] = mapped_column(index=True)
     blocked_until: Mapped[datetime | None]
+
+
+class Friendship(Base):
+    """A friend request from ``from_id`` to ``to_id`` (``pending``) or, once
+    accepted, a friendship (``accepted``): one row per pair of players.
+
+    ``hidden``: the request reached its addressee while the addressee blocked its
+    sender; it is never shown to the addressee (its sender still sees it pending,
+    so that a block is not given away)."""
+
+    __tablename__ = "friendships"
+    __table_args__ = (UniqueConstraint("from_id", "to_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(16))
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime]
+    accepted_at: Mapped[datetime | None]
+
+
+class Block(Base):
+    """``blocker_id`` gets nothing from ``blocked_id``: no invitation, chat line or
+    friend request."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime]

@@ -13,7 +13,7 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.tables`, :mod:`~romme.store.action_log`,
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
 :mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping` and
-:mod:`~romme.store.history`, on top of
+:mod:`~romme.store.history`, :mod:`~romme.store.friends`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -32,6 +32,7 @@ from romme.store.chat import CHAT_MAX, ChatStore
 from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
 from romme.store.history import HistoryStore
+from romme.store.friends import FriendStore
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
 from romme.store.players import PlayerStore
@@ -61,6 +62,7 @@ class Store(
     InvitationStore,
     Housekeeping,
     HistoryStore,
+    FriendStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

@@ -162,7 +162,10 @@ class TableActor(Timing):
 
     def _send_table(self, conn: Subscriber, msg_id: Any = None) -> None:
         seat = self.subscribers.get(conn)
-        conn.send(dumps(messages.with_id(messages.table(self.table_json(seat)), msg_id)))
+        data = self.table_json(seat)
+        if conn.hidden:
+            data["chat"] = [c for c in data["chat"] if c.get("from") not in conn.hidden]
+        conn.send(dumps(messages.with_id(messages.table(data), msg_id)))
 
     # ------------------------------------------------------------- restore
 
@@ -351,7 +354,10 @@ class TableActor(Timing):
         message = await self.server.store.add_chat(self.id, conn.player_id, text)
         data = messages.chat_entry(message)
         self.chat.append(data)
-        self._broadcast(messages.table_chat(self.id, data))
+        text = dumps(messages.table_chat(self.id, data))
+        for other in list(self.subscribers):
+            if conn.nickname not in other.hidden:
+                other.send(text)
 
     # ------------------------------------------------------- computer opponents
 

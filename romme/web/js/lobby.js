@@ -3,6 +3,7 @@
 
 import { t, translateDom } from './i18n.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
+import { friendsPanel, renderFriends, socialButtons } from './friends.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
 /** The turn times the new-game dialog offers, in seconds. */
@@ -48,6 +49,7 @@ export class LobbyScreen {
             onclick: () => { if (app.me) location.hash = `#/history/${encodeURIComponent(app.me.nickname)}`; } }))),
         h('section.panel.invites-panel', { 'aria-labelledby': 'inv-h' },
           h('h2', { id: 'inv-h', 'data-i18n': 'lobby.invitations' }), this.invitesEl),
+        friendsPanel(),
         h('section.panel.players-panel', { 'aria-labelledby': 'players-h' },
           h('h2', { id: 'players-h', 'data-i18n': 'lobby.players_online' }), this.playersEl),
         h('section.panel.chat-panel', { 'aria-labelledby': 'chat-h' },
@@ -62,6 +64,7 @@ export class LobbyScreen {
     if (what === 'all' || what === 'tables') { this.renderTables(); this.renderPlayers(); this.renderMe(); }
     if (what === 'all' || what === 'chat') this.renderChat();
     if (what === 'all' || what === 'invitations' || what === 'tables') this.renderInvitations();
+    if (what === 'all' || what === 'friends') renderFriends(this.app, this.root, (name) => this.showInfo(name));
     if (!performance.getEntriesByName('romme-lobby').length) performance.mark('romme-lobby');
   }
 
@@ -127,11 +130,20 @@ export class LobbyScreen {
     clear(this.playersEl);
     for (const p of app.lobby.players) {
       this.playersEl.append(h('li', h('button.player-link', {
-        onclick: () => showPlayerInfo(app, p.nickname, (dlg) => this.inviteExtra(p.nickname, dlg)),
+        onclick: () => this.showInfo(p.nickname),
         'aria-label': t('info.show', { name: p.nickname }),
       }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
+  }
+
+  /**
+   * A player's info, with invite, friend and block buttons under it.
+   * @param {string} nickname
+   */
+  showInfo(nickname) {
+    showPlayerInfo(this.app, nickname, (dlg, info) => h('div.info-actions',
+      [this.inviteExtra(nickname, dlg), socialButtons(this.app, nickname, dlg, info)].filter((x) => x !== null)));
   }
 
   /**

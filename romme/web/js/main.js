@@ -7,6 +7,7 @@ import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
 import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
+import { friendOnline, noFriends, takeFriends } from './friends.js';
 import { LobbyScreen } from './lobby.js';
 import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
@@ -26,6 +27,11 @@ export const app = {
   conn: null,
   serverOffset: 0,
   lobby: { tables: [], players: [], chat: [], invitations: [] },
+  friends: noFriends(),
+  friendsChanged() {
+    lobbyScreen?.update('friends');
+    tableScreen?.update('chat');
+  },
   tables: new Map(),
   tableId: null,
   botLevels: [],
@@ -232,6 +238,14 @@ function handle(msg) {
       tableScreen?.update('invitations');
       break;
     }
+    case 'friends':
+      takeFriends(app, msg);
+      app.friendsChanged();
+      break;
+    case 'friend_online':
+      friendOnline(app, msg);
+      lobbyScreen?.update('friends');
+      break;
     case 'player_info':
       break; // answered through request()
     case 'pong':

@@ -177,6 +177,11 @@
 /** An error as the server or the HTTP layer reports it. @typedef {{type?: 'error', code: string, message?: string}} ServerError */
 
 /**
+ * A player's friends, friend requests and blocks (the `friends` message).
+ * @typedef {{friends: {nickname: string, online: boolean}[], incoming: string[], outgoing: string[], blocked: string[]}} Friends
+ */
+
+/**
  * What the screens use of the app (main.js).
  * @typedef {object} App
  * @property {Player | null} me
@@ -184,6 +189,8 @@
  * @property {number | null} chatMax the longest chat message the server takes (from `welcome`)
  * @property {{tables: TableSummary[], players: Player[], chat: ChatMessage[], invitations: Invitation[]}} lobby
  * @property {Map<number, Table>} tables
+ * @property {Friends} friends
+ * @property {() => void} friendsChanged redraw what shows friends, blocks and muted players
  * @property {number | null} tableId
  * @property {() => number} now the server's clock, in ms since the epoch
  * @property {(msg: Message) => string | false | undefined} send

@@ -7,6 +7,7 @@ import { formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
 
 /** @import { App, ChatMessage, Settings } from './types.js' */
+/** @import { PlayerInfo } from './api.js' */
 
 /** The level offered first for a computer opponent ("New game", "Start with computers in the free seats"). */
 export const DEFAULT_BOT_LEVEL = 'casual';
@@ -34,7 +35,7 @@ export function settingsChips(settings) {
  * A player's rating, games and recent results; `extra` adds a part (a button) below.
  * @param {App} app
  * @param {string} nickname
- * @param {(dlg: {close: () => void}) => HTMLElement | null} [extra]
+ * @param {(dlg: {close: () => void}, info: PlayerInfo) => HTMLElement | null} [extra]
  */
 export function showPlayerInfo(app, nickname, extra) {
   const body = h('div.player-info', h('p.muted', t('common.loading')));
@@ -60,7 +61,7 @@ export function showPlayerInfo(app, nickname, extra) {
       info.recent && info.recent.length
         ? h('a.all-games', { id: 'info-all-games', href: `#/history/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('replay.all_games'))
         : null,
-      extra ? extra(dlg) : null,
+      extra ? extra(dlg, info) : null,
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
     ].filter((part) => part !== null));
   }).catch((err) => {

@@ -38,6 +38,7 @@ class FakeConnection:
         self.player_id = player_id
         self.nickname = nickname
         self.tables: set[int] = set()
+        self.hidden: set[str] = set()
         self.messages: list[dict[str, Any]] = []
 
     def __repr__(self) -> str:

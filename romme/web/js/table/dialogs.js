@@ -4,6 +4,7 @@
 
 import { t } from '../i18n.js';
 import { avatar, dialog, h, toast } from '../ui.js';
+import { socialButtons } from '../friends.js';
 import { showPlayerInfo } from '../widgets.js';
 
 /** @import { TableScreen } from './screen.js' */
@@ -16,7 +17,8 @@ export function playerInfoDialog(screen) {
   const dlg = dialog(t('table.player_info'), h('div',
     h('ul.pick-list', people.map((s) => {
       const nickname = s.nickname ?? '';
-      return h('li', h('button.player-link', { onclick: () => { dlg.close(); showPlayerInfo(screen.app, nickname); } },
+      const info = () => showPlayerInfo(screen.app, nickname, (d, about) => socialButtons(screen.app, nickname, d, about, table.id));
+      return h('li', h('button.player-link', { onclick: () => { dlg.close(); info(); } },
         avatar(nickname), h('span', nickname)));
     })),
     h('div.dialog-buttons', h('button', { onclick: () => dlg.close() }, t('common.close')))));

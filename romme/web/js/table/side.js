@@ -2,6 +2,7 @@
 // The side panel (a menu on a phone): the turn timer and the knock window, the
 // point limit or round, the table's settings, and the table chat.
 
+import { mutedAt } from '../friends.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
 import { renderChatLog, settingsChips } from '../widgets.js';
@@ -36,7 +37,9 @@ export function renderSide(screen) {
  */
 export function renderChat(screen) {
   const { state, els } = screen;
-  const chat = state.table?.chat || [];
+  const table = state.table;
+  const muted = table ? mutedAt(table.id) : new Set();
+  const chat = (table?.chat || []).filter((m) => !muted.has(m.from));
   renderChatLog(els.chatLog, chat);
   const dot = /** @type {HTMLElement} */ (els.sideToggle.querySelector('.unread'));
   if (state.seenChat === null || document.body.classList.contains('side-open')) state.seenChat = chat.length;

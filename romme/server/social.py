@@ -1,0 +1,136 @@
+"""Friends and blocks on the server: friend requests and their answers, presence
+sent to friends, and the blocks that keep a player's invitations, chat lines and
+friend requests from whoever blocked them.
+
+Each connection carries ``hidden``, the nicknames its player has blocked (one set
+shared by the player's connections, loaded when the first one opens). The lobby,
+the tables and the invitations drop on the way what the recipient has hidden, so
+that a blocked player's message reaches nobody who blocked them while everyone
+else still gets it; the blocked player is not told (their request stays pending,
+their invitation expires as an unanswered one does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from romme.server import messages
+from romme.server.connection import Connection
+from romme.server.errors import ProtocolError
+from romme.server.registry import Registry
+
+if TYPE_CHECKING:
+    from romme.store import PlayerRecord, Store
+    from romme.store.friends import SocialRecord
+
+__all__ = ["Social"]
+
+
+class Social:
+    """Friends, presence and blocks of the players online."""
+
+    def __init__(self, registry: Registry, store: Store) -> None:
+        self.registry = registry
+        self.store = store
+        self._hidden: dict[int, set[str]] = {}
+        """The blocked nicknames of each player online (shared by its connections)."""
+
+    # ------------------------------------------------------------ connections
+
+    async def attach(self, conn: Connection) -> dict[str, Any]:
+        """Give a new connection its player's blocks; the ``friends`` message for it."""
+        record = await self.store.social(conn.player_id)
+        hidden = self._hidden.setdefault(conn.player_id, set())
+        hidden.clear()
+        hidden.update(name for _, name in record.blocked)
+        conn.hidden = hidden
+        return self._message(record)
+
+    def detach(self, player_id: int) -> None:
+        """The player's last connection closed."""
+        self._hidden.pop(player_id, None)
+
+    async def presence(self, player: PlayerRecord) -> None:
+        """Tell the player's friends online that it came online or left (whichever
+        holds when the message goes: a quick reload's two tasks may end in either
+        order, and both then tell the truth)."""
+        if player.guest:
+            return
+        friends = await self.store.friend_ids(player.id)
+        online = self.registry.online(player.id)
+        text = messages.dumps(messages.friend_online(player.nickname, online))
+        for friend_id in friends:
+            self.registry.send_to_player(friend_id, text)
+
+    # -------------------------------------------------------------- requests
+
+    async def _other(self, nickname: str) -> PlayerRecord:
+        other = await self.store.find_player(nickname)
+        if other is None:
+            raise ProtocolError("no_such_player", f"there is no player {nickname!r}")
+        return other
+
+    async def request(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.request_friend(conn.player_id, other.id)
+        )
+
+    async def answer(self, conn: Connection, nickname: str, accept: bool, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.answer_friend(conn.player_id, other.id, accept)
+        )
+
+    async def remove(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.remove_friend(conn.player_id, other.id)
+        )
+
+    async def block(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self._change(conn, other, msg_id, lambda: self.store.block(conn.player_id, other.id))
+        self._hidden.setdefault(conn.player_id, set()).add(other.nickname)
+
+    async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
+        other = await self._other(nickname)
+        await self._change(
+            conn, other, msg_id, lambda: self.store.unblock(conn.player_id, other.id)
+        )
+        self._hidden.get(conn.player_id, set()).discard(other.nickname)
+
+    async def _change(
+        self,
+        conn: Connection,
+        other: PlayerRecord,
+        msg_id: Any,
+        change: Callable[[], Awaitable[Any]],
+    ) -> None:
+        """Make the change; the sender's new lists are the reply (and go to its
+        other connections). The other player's go to it only if they changed (a
+        request arrived, a friendship began or ended): a block, or a request that
+        a block hides, is not given away by a message out of nowhere."""
+        online = self.registry.online(other.id)
+        before = await self.store.social(other.id) if online else None
+        await change()
+        mine = self._message(await self.store.social(conn.player_id))
+        for same in list(self.registry.by_player.get(conn.player_id, ())):
+            if same is not conn:
+                same.send_json(mine)
+        conn.reply(mine, msg_id)
+        if online:
+            after = await self.store.social(other.id)
+            if after != before:
+                text = messages.dumps(self._message(after))
+                self.registry.send_to_player(other.id, text)
+
+    def _message(self, record: SocialRecord) -> dict[str, Any]:
+        online = self.registry.online
+        return messages.friends(
+            [{"nickname": name, "online": online(i)} for i, name in record.friends],
+            [name for _, name in record.incoming],
+            [name for _, name in record.outgoing],
+            [name for _, name in record.blocked],
+        )
