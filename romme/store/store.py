@@ -31,8 +31,8 @@ from romme.store.action_log import ActionLogStore
 from romme.store.chat import CHAT_MAX, ChatStore
 from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
-from romme.store.history import HistoryStore
 from romme.store.friends import FriendStore
+from romme.store.history import HistoryStore
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
 from romme.store.players import PlayerStore
