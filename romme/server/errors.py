@@ -44,6 +44,9 @@ ERROR_CODES = {
     "already_invited": "this player already has an open invitation to this table",
     "too_many_invitations": "too many invitations; wait a little",
     "draw_pending": "your draw already waits for the knock window to close",
+    "muted": "a moderator has muted your chat",
+    "banned": "this account is banned",
+    "not_moderator": "only moderators may do that",
 }
 """Every error code of the protocol layer with a default message (engine codes
 come through unchanged)."""

@@ -12,7 +12,8 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.players`, :mod:`~romme.store.sessions`,
 :mod:`~romme.store.tables`, :mod:`~romme.store.action_log`,
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
-:mod:`~romme.store.invitations` and :mod:`~romme.store.housekeeping`, on top of
+:mod:`~romme.store.invitations`, :mod:`~romme.store.moderation` and
+:mod:`~romme.store.housekeeping`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -32,6 +33,7 @@ from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
+from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.results import ResultStore
 from romme.store.sessions import SessionStore
@@ -57,6 +59,7 @@ class Store(
     ResultStore,
     ChatStore,
     InvitationStore,
+    ModerationStore,
     Housekeeping,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates

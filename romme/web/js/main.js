@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
-import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
+import { detectLanguage, formatTime, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
 import { LobbyScreen } from './lobby.js';
 import { TableScreen } from './table/screen.js';
@@ -43,7 +43,9 @@ export const app = {
   errorText(err) {
     if (!err) return t('error.unknown');
     const key = `error.${err.code}`;
-    return hasKey(key) ? t(key) : (err.message || err.code || t('error.unknown'));
+    // A mute says when it ends (`until`, ms).
+    const params = err.until ? { until: formatTime(err.until) } : undefined;
+    return hasKey(key) ? t(key, params) : (err.message || err.code || t('error.unknown'));
   },
   showError(err) { toast(this.errorText(err), 'error'); },
   openTable(id) {
