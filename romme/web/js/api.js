@@ -67,4 +67,8 @@ export const api = {
   logout: (everywhere = false) => call('POST', 'api/logout', { everywhere }),
   /** @param {string} nickname @returns {Promise<PlayerInfo>} */
   player: (nickname) => call('GET', `api/players/${encodeURIComponent(nickname)}`),
+  /** @param {string} nickname @param {string} reason @param {string} text */
+  report: (nickname, reason, text) => call('POST', 'api/reports', { nickname, reason, text }),
+  /** @param {string} path e.g. 'moderation?open=1' @param {object} [body] a POST's body */
+  moderation: (path, body) => call(body ? 'POST' : 'GET', `api/${path}`, body),
 };

@@ -8,6 +8,7 @@ import { Connection } from './ws.js';
 import { detectLanguage, formatTime, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
 import { LobbyScreen } from './lobby.js';
+import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
 import { limitChat } from './widgets.js';
 
@@ -16,7 +17,7 @@ import { limitChat } from './widgets.js';
 
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
- * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | null,
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'moderation' | null,
  *   connState: ConnState, i18nReady: boolean}}
  */
 export const app = {
@@ -73,6 +74,8 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
+/** @type {ModerationScreen | null} */
+let moderationScreen = null;
 
 // ------------------------------------------------------------------ entry
 
@@ -166,7 +169,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (!location.hash.startsWith('#/table/')) app.openLobby(); else route();
+  if (location.hash.startsWith('#/table/') || location.hash === '#/moderation') route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -324,6 +327,17 @@ function route() {
   document.getElementById('boot')?.remove();
   const match = location.hash.match(/^#\/table\/(\d+)/);
   const root = main();
+  moderationScreen = null;
+  if (location.hash === '#/moderation') {
+    lobbyScreen = null;
+    tableScreen?.destroy();
+    tableScreen = null;
+    app.tableId = null;
+    app.screen = 'moderation';
+    document.body.dataset.screen = 'moderation';
+    moderationScreen = new ModerationScreen(app, root);
+    return;
+  }
   if (match) {
     const id = Number(match[1]);
     app.tableId = id;
@@ -358,6 +372,7 @@ onLanguageChange(() => {
   if (app.screen === 'entry') translateDom(main());
   lobbyScreen?.update('language');
   tableScreen?.update('language');
+  moderationScreen?.update('language');
 });
 
 async function boot() {

@@ -3,6 +3,7 @@
 // a chat log and its form.
 
 import { api } from './api.js';
+import { reportButton } from './report.js';
 import { formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
 
@@ -57,6 +58,7 @@ export function showPlayerInfo(app, nickname, extra) {
           h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players })))))
         : h('p.muted', t('info.no_games')),
       extra ? extra(dlg) : null,
+      reportButton(app, info, dlg),
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
     ].filter((part) => part !== null));
   }).catch((err) => {
