@@ -9,6 +9,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 
@@ -39,7 +40,7 @@ def _admin(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str
     )
 
 
-async def _chat(client: Client, table: int, text: str) -> dict[str, object]:
+async def _chat(client: Client, table: int, text: str) -> dict[str, Any]:
     return await client.request({"type": "table_chat", "table": table, "text": text})
 
 
