@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import PHONE, shot, start_server, stop_server
+from tests.web.test_i18n import every_language
 from tests.web.ui import login_guest, register
 
 
@@ -86,6 +87,12 @@ def test_report_from_player_info_and_resolve_on_the_moderation_page(
         # With the closed reports shown, it says who resolved it.
         mara.uncheck("#mod-open-only")
         mara.wait_for_selector("#report-list li.report:has-text('resolved by Mara: warned')")
+        # Every text of the page (the report, the log) exists in the five languages.
+        every_language(
+            mara,
+            "moderation",
+            lambda lang: mara.wait_for_selector(f"html[lang='{lang}'] #report-list li.report"),
+        )
     finally:
         for page in pages:  # before the server stops, so that no page sees it go
             page.context.close()

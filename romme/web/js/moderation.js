@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { t, translateDom } from './i18n.js';
-import { clear, h, toast } from './ui.js';
+import { clear, h, languagePicker, toast } from './ui.js';
 
 /** @import { App } from './types.js' */
 
@@ -51,7 +51,7 @@ export class ModerationScreen {
       onchange: () => { this.openOnly = only.checked; this.load(); } });
     this.root.replaceChildren(h('div.moderation',
       h('header.topbar', h('h1', { 'data-i18n': 'mod.title' }),
-        h('a.ghost', { href: '#/lobby', id: 'mod-back', 'data-i18n': 'mod.back' })),
+        h('div.topbar-right', languagePicker(), h('a.ghost', { href: '#/lobby', id: 'mod-back', 'data-i18n': 'mod.back' }))),
       h('label.check', only, h('span', { 'data-i18n': 'mod.open_only' })),
       this.body));
     translateDom(this.root);
