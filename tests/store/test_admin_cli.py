@@ -49,6 +49,7 @@ async def _players_and_a_report(url: str) -> int:
         await store.close()
 
 
+@pytest.mark.slow  # about ten `romme admin` processes
 def test_grant_list_resolve_and_log(db_url: str) -> None:
     report_id = asyncio.run(_players_and_a_report(db_url))
     granted = admin(db_url, "grant-moderator", "mona")
