@@ -505,6 +505,26 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return run(args)
 
 
+# ------------------------------------------------------------------------ admin
+
+
+def _admin_arguments(parser: argparse.ArgumentParser) -> None:
+    from romme.admin import add_arguments
+
+    add_arguments(parser)
+
+
+@command("admin", "moderators and reports, on the server's database", _admin_arguments)
+def cmd_admin(args: argparse.Namespace) -> int:
+    """Grant the moderator role, list and resolve reports (README: "The server")."""
+    from romme.admin import AdminError, run
+
+    try:
+        return run(args)
+    except AdminError as exc:
+        raise UsageError(str(exc)) from None
+
+
 # ------------------------------------------------------------------------- main
 
 

@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE
 from romme.server.errors import ProtocolError
+from romme.server.moderation import refuse_banned
 from romme.server.state import server_state
 from romme.store import PlayerRecord, StoreError
 from romme.store.limits import LimitReached
@@ -51,6 +52,11 @@ _STATUS = {
     "no_such_player": 404,
     "no_such_game": 404,
     "no_such_session": 404,
+    "no_such_report": 404,
+    "banned": 403,
+    "not_moderator": 403,
+    "already_reported": 409,
+    "report_resolved": 409,
     "too_large": 413,
 }
 """HTTP status per error code (400 for the others; limits answer 429, see
@@ -222,6 +228,7 @@ async def login(request: Request) -> Response:
     player = await state.open_store().login(
         _text(body, "nickname"), _text(body, "password"), address=client_address(request)
     )
+    await refuse_banned(state.open_store(), player.id)
     return await _signed_in(request, player)
 
 
@@ -277,10 +284,12 @@ async def revoke_session(request: Request) -> Response:
 
 
 async def me(request: Request) -> Response:
-    player = await server_state(request).session_player(request)
+    state = server_state(request)
+    player = await state.session_player(request)
     if player is None:
         return _error("not_authenticated", "log in first")
-    return JSONResponse({"player": player.to_json()})
+    moderator = await state.open_store().is_moderator(player.id)
+    return JSONResponse({"player": player.to_json(), "moderator": moderator})
 
 
 async def player_info(request: Request) -> Response:

@@ -22,7 +22,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from romme.server import api, api_replay
+from romme.server import api, api_moderation, api_replay
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
 from romme.server.httpguard import HttpGuard
 from romme.server.state import ServerState
@@ -72,6 +72,12 @@ def create_app(
         Route("/api/tables", api.tables),
         Route("/api/players/{nickname}/games", api_replay.game_history),
         Route("/api/games/{game_id}/replay", api_replay.game_replay),
+        Route("/api/reports", api_moderation.report, methods=["POST"]),
+        Route("/api/moderation", api_moderation.moderation),
+        Route("/api/moderation/resolve", api_moderation.resolve, methods=["POST"]),
+        Route("/api/moderation/mute", api_moderation.mute, methods=["POST"]),
+        Route("/api/moderation/ban", api_moderation.ban, methods=["POST"]),
+        Route("/api/moderation/lift", api_moderation.lift, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:

@@ -72,6 +72,8 @@ class ServerOptions:
     """How often everything is unfrozen and collected once (one longer pause)."""
     lobby_chat_days: float = 7.0
     """Lobby chat older than this is deleted (table chat stays with its game)."""
+    chat_filter: Path | None = None
+    """The chat filter's word list (``romme.server.chatfilter``); ``None``: the built-in one."""
     guest_hold_seconds: float = 120.0
     """Real seconds a guest's nickname stays its own after its last connection
     closed; then another may take it (unless the guest sits at a running game)."""
@@ -113,6 +115,13 @@ def _number(text: str, convert: Callable[[str], float], low: float, strict: bool
 
 def _positive(text: str) -> float:
     return _number(text, float, 0, strict=True)
+
+
+def _word_file(text: str) -> Path:
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a readable file")
+    return path
 
 
 def _seconds(text: str) -> float:
@@ -237,6 +246,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             help=f"{text} (default {default:g})",
         )
     parser.add_argument(
+        "--chat-filter",
+        type=_word_file,
+        default=None,
+        metavar="FILE",
+        help="words masked in chat, one a line (default: the built-in list of "
+        "romme/server/data/chat_filter.txt; an empty file masks nothing)",
+    )
+    parser.add_argument(
         "--bench-echo", action="store_true", help="expose /bench/echo for bench/bench_server.py"
     )
     parser.add_argument(
@@ -267,5 +284,6 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         guest_hold_seconds=args.guest_hold_seconds,
         cookie_secure=args.cookie_secure,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        chat_filter=args.chat_filter,
         **{name: getattr(args, name) for name, *_ in _LIMITS},
     )

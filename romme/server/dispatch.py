@@ -17,6 +17,7 @@ from romme.server import messages
 from romme.server.connection import Connection
 from romme.server.errors import ProtocolError
 from romme.server.hub import Hub
+from romme.server.moderation import Muted
 from romme.server.protocol import (
     ActionMsg,
     AnswerFriend,
@@ -83,9 +84,29 @@ async def _ping(hub: Hub, conn: Connection, message: Ping, msg_id: Any) -> None:
     conn.reply(messages.pong(hub.clock.now_ms()), msg_id)
 
 
+async def _screened(hub: Hub, conn: Connection, text: str, msg_id: Any) -> str | None:
+    """Chat text with the filter's words masked; ``None`` (answered ``muted``) for a
+    muted player."""
+    try:
+        return await hub.chat_guard.screen(conn.player_id, text)
+    except Muted as exc:
+        hub.chat_guard.refuse(conn, exc, msg_id)
+        return None
+
+
 async def _lobby_chat(hub: Hub, conn: Connection, message: LobbyChat, msg_id: Any) -> None:
-    await hub.lobby.say(conn, message.text)
-    _ok(conn, msg_id)
+    text = await _screened(hub, conn, message.text, msg_id)
+    if text is not None:
+        await hub.lobby.say(conn, text)
+        _ok(conn, msg_id)
+
+
+async def _table_chat(hub: Hub, conn: Connection, message: TableChat, msg_id: Any) -> None:
+    text = await _screened(hub, conn, message.text, msg_id)
+    if text is not None:
+        table = hub.registry.table(message.table)
+        await table.call(table.chat_message, conn, text)
+        _ok(conn, msg_id)
 
 
 async def _create_table(hub: Hub, conn: Connection, message: CreateTable, msg_id: Any) -> None:
@@ -158,7 +179,7 @@ HANDLERS: dict[type[Any], Handler] = {
     SetSeat: _at_table(lambda table, conn, m, _: table.set_seat(conn, m.seat, m.bot), True),
     StartGame: _at_table(lambda table, conn, m, _: table.start_game(conn, m.fill), True),
     NextRoundMsg: _at_table(lambda table, conn, m, _: table.next_round(conn), True),
-    TableChat: _at_table(lambda table, conn, m, _: table.chat_message(conn, m.text), True),
+    TableChat: _table_chat,
     Resync: _at_table(lambda table, conn, m, msg_id: table.resync(conn, m.since, msg_id)),
     Back: _at_table(lambda table, conn, m, _: table.back(conn), True),
     Hint: _hint,

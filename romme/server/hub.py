@@ -20,6 +20,7 @@ from romme.engine.errors import EngineError
 from romme.engine.fairness import new_match_seed
 from romme.server import messages
 from romme.server.botpool import BotPool
+from romme.server.chatfilter import ChatFilter
 from romme.server.config import ServerOptions
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
@@ -27,6 +28,7 @@ from romme.server.guests import GuestNames
 from romme.server.housekeeping import gc_loop, housekeeping_loop, watch_loop
 from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
+from romme.server.moderation import ChatGuard
 from romme.server.registry import Registry
 from romme.server.settings import TableSettings
 from romme.server.social import Social
@@ -59,6 +61,7 @@ class Hub:
         self.invitations = Invitations(self.registry, store, clock, options, self.lobby)
         self.guests = GuestNames(self.registry, store, options)
         self.social = Social(self.registry, store)
+        self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._orphan_timers: dict[int, asyncio.TimerHandle] = {}

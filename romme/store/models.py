@@ -39,8 +39,12 @@ __all__ = [
     "GameTable",
     "Invitation",
     "LoginSession",
+    "ModerationEntry",
+    "Moderator",
     "Player",
     "RateCounter",
+    "Report",
+    "Sanction",
     "TableAction",
     "UTCDateTime",
 ]
@@ -278,3 +282,63 @@ class Block(Base):
         ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     created_at: Mapped[datetime]
+
+
+class Report(Base):
+    """A player's report of another. ``table_id`` and ``chat`` (the reported
+    player's recent lines there, a copy that outlives the table) are attached by the
+    server. ``status`` is open or resolved."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    reported_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    table_id: Mapped[int | None] = mapped_column(Integer)
+    chat: Mapped[list[Any]]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime]
+    resolved_at: Mapped[datetime | None]
+    resolved_by: Mapped[str | None] = mapped_column(String(80))
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class Moderator(Base):
+    """A player who may see reports, mute and ban (``romme admin grant-moderator``)."""
+
+    __tablename__ = "moderators"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    granted_at: Mapped[datetime]
+
+
+class Sanction(Base):
+    """A mute (no chat) or a ban (no login) of a player, until ``until`` (a ban
+    without ``until`` lasts until lifted)."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (Index("ix_sanctions_player_id_kind", "player_id", "kind"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(8))
+    until: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+    lifted_at: Mapped[datetime | None]
+
+
+class ModerationEntry(Base):
+    """One line of the moderation log: who did what to whom, when and why.
+    ``actor`` is a moderator's nickname, or ``shell`` for ``romme admin``."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str | None] = mapped_column(String(80))
+    report_id: Mapped[int | None] = mapped_column(Integer)
+    note: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(index=True)

@@ -12,8 +12,9 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.players`, :mod:`~romme.store.sessions`,
 :mod:`~romme.store.tables`, :mod:`~romme.store.action_log`,
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
-:mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping` and
-:mod:`~romme.store.history`, :mod:`~romme.store.friends`, on top of
+:mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping`,
+:mod:`~romme.store.history`, :mod:`~romme.store.friends` and
+:mod:`~romme.store.moderation`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -35,6 +36,7 @@ from romme.store.friends import FriendStore
 from romme.store.history import HistoryStore
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
+from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.results import ResultStore
 from romme.store.sessions import SessionStore
@@ -60,6 +62,7 @@ class Store(
     ResultStore,
     ChatStore,
     InvitationStore,
+    ModerationStore,
     Housekeeping,
     HistoryStore,
     FriendStore,

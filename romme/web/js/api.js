@@ -75,4 +75,8 @@ export const api = {
   history: (nickname, before, limit = 20) => call('GET', `api/players/${encodeURIComponent(nickname)}/games?limit=${limit}${before ? `&before=${before}` : ''}`),
   /** @param {number} id @returns {Promise<import('./replay/types.js').ReplayData>} */
   replay: (id) => call('GET', `api/games/${id}/replay`),
+  /** @param {string} nickname @param {string} reason @param {string} text */
+  report: (nickname, reason, text) => call('POST', 'api/reports', { nickname, reason, text }),
+  /** @param {string} path e.g. 'moderation?open=1' @param {object} [body] a POST's body */
+  moderation: (path, body) => call(body ? 'POST' : 'GET', `api/${path}`, body),
 };

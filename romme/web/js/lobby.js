@@ -2,6 +2,7 @@
 // The lobby: live table list, "New game", invitations, players online, chat.
 
 import { t, translateDom } from './i18n.js';
+import { moderationLink } from './moderation.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 import { friendsPanel, renderFriends, socialButtons } from './friends.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
@@ -35,7 +36,7 @@ export class LobbyScreen {
     const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
-      h('div.topbar-right', this.meEl, languagePicker(),
+      h('div.topbar-right', this.meEl, moderationLink(), languagePicker(),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });

@@ -5,10 +5,11 @@
 import { api } from './api.js';
 import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
-import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
+import { detectLanguage, formatTime, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
 import { friendOnline, noFriends, takeFriends } from './friends.js';
 import { LobbyScreen } from './lobby.js';
+import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
 import { ReplayScreen } from './replay/page.js';
@@ -19,7 +20,7 @@ import { limitChat } from './widgets.js';
 
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
- * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | null,
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | 'moderation' | null,
  *   connState: ConnState, i18nReady: boolean}}
  */
 export const app = {
@@ -51,7 +52,9 @@ export const app = {
   errorText(err) {
     if (!err) return t('error.unknown');
     const key = `error.${err.code}`;
-    return hasKey(key) ? t(key) : (err.message || err.code || t('error.unknown'));
+    // A mute says when it ends (`until`, ms).
+    const params = err.until ? { until: formatTime(err.until) } : undefined;
+    return hasKey(key) ? t(key, params) : (err.message || err.code || t('error.unknown'));
   },
   showError(err) { toast(this.errorText(err), 'error'); },
   openTable(id) {
@@ -81,6 +84,8 @@ let lobbyScreen = null;
 let tableScreen = null;
 /** A game history or a replay (#/history/NICK, #/replay/ID[/MOVE]). @type {HistoryScreen | ReplayScreen | null} */
 let pageScreen = null;
+/** @type {ModerationScreen | null} */
+let moderationScreen = null;
 
 // ------------------------------------------------------------------ entry
 
@@ -174,7 +179,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (!/^#\/(table|replay|history)\//.test(location.hash)) app.openLobby(); else route();
+  if (/^#\/(table|replay|history)\//.test(location.hash) || location.hash === '#/moderation') route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -355,6 +360,17 @@ function route() {
       : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
     return;
   }
+  moderationScreen = null;
+  if (location.hash === '#/moderation') {
+    lobbyScreen?.destroy();
+    tableScreen?.destroy();
+    lobbyScreen = tableScreen = null;
+    app.tableId = null;
+    app.screen = 'moderation';
+    document.body.dataset.screen = 'moderation';
+    moderationScreen = new ModerationScreen(app, root);
+    return;
+  }
   if (match) {
     const id = Number(match[1]);
     app.tableId = id;
@@ -390,6 +406,7 @@ onLanguageChange(() => {
   lobbyScreen?.update('language');
   tableScreen?.update('language');
   pageScreen?.update('language');
+  moderationScreen?.update('language');
 });
 
 async function boot() {

@@ -174,7 +174,7 @@
 
 /** A message to the server (docs/protocol.md); `type` names it. @typedef {{type: string, [field: string]: unknown}} Message */
 
-/** An error as the server or the HTTP layer reports it. @typedef {{type?: 'error', code: string, message?: string}} ServerError */
+/** An error as the server or the HTTP layer reports it. @typedef {{type?: 'error', code: string, message?: string, until?: number}} ServerError */
 
 /**
  * A player's friends, friend requests and blocks (the `friends` message).

@@ -3,6 +3,7 @@
 // a chat log and its form.
 
 import { api } from './api.js';
+import { reportButton } from './report.js';
 import { formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
 
@@ -62,6 +63,7 @@ export function showPlayerInfo(app, nickname, extra) {
         ? h('a.all-games', { id: 'info-all-games', href: `#/history/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('replay.all_games'))
         : null,
       extra ? extra(dlg, info) : null,
+      reportButton(app, info, dlg),
       h('div.dialog-buttons', h('button', { onclick: dlg.close }, t('common.close'))),
     ].filter((part) => part !== null));
   }).catch((err) => {
