@@ -32,6 +32,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Base",
     "ChatMessage",
+    "GameAnalysis",
     "GameResult",
     "GameSeat",
     "GameTable",
@@ -241,3 +242,21 @@ class RateCounter(Base):
     started_at: Mapped[datetime]
     updated_at: Mapped[datetime] = mapped_column(index=True)
     blocked_until: Mapped[datetime | None]
+
+
+class GameAnalysis(Base):
+    """The analysis of a finished game's human decisions (see
+    :mod:`romme.bots.analysis`): requested by one of its players, computed once."""
+
+    __tablename__ = "game_analyses"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending`` or ``done``."""
+    requested_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    requested_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    result: Mapped[dict[str, Any] | None]
+    """``{"seats", "decisions", "marks"}`` once done."""

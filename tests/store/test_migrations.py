@@ -35,6 +35,7 @@ TABLES = {
     "chat_messages",
     "invitations",
     "rate_counters",
+    "game_analyses",
 }
 
 
@@ -72,7 +73,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         state = await _inspect(store)
-        assert state["revision"] == _head() == "r0002"
+        assert state["revision"] == _head() == "r0003_analysis"
         assert state["tables"] == TABLES | {"alembic_version"}
         assert state["diff"] == [], "the migrations and the models differ"
         assert await store.ping()
@@ -80,7 +81,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
         await store.close()
     again = await Store.open(empty_url)  # an up-to-date database is left alone
     try:
-        assert (await _inspect(again))["revision"] == "r0002"
+        assert (await _inspect(again))["revision"] == "r0003_analysis"
     finally:
         await again.close()
 
@@ -182,6 +183,7 @@ def test_migrations_ship_inside_the_package() -> None:
     assert sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py")) == [
         "r0001_initial.py",
         "r0002_sessions_limits_skeletons.py",
+        "r0003_analysis.py",
     ]
 
 
@@ -203,7 +205,7 @@ def test_alembic_command_line(
     monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
     main(["upgrade", "head"])
     main(["current"])
-    assert "r0002 (head)" in capfd.readouterr().out
+    assert "r0003_analysis (head)" in capfd.readouterr().out
 
 
 @pytest.mark.asyncio
