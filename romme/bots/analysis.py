@@ -66,6 +66,7 @@ from romme.engine.view import SeatView
 
 __all__ = [
     "COMPARE_DEALS",
+    "REASONS",
     "SEARCH_PLAYOUTS",
     "AnalysisInput",
     "Mark",
@@ -78,6 +79,20 @@ SEARCH_PLAYOUTS = 32
 """The expert's search budget per analysed decision (a table's expert has 64)."""
 COMPARE_DEALS = 12
 """Sampled deals on which the player's and the expert's move are both played out."""
+
+REASONS = (
+    "take_completes",
+    "take_card",
+    "draw_stock",
+    "keep_completes",
+    "keep_card",
+    "lay_first",
+    "lay_off_first",
+    "exchange_joker",
+    "hold_back",
+    "other",
+)
+"""Every reason code a mark may carry (docs/protocol.md, "Analysis")."""
 
 Kind = Literal["draw", "lay", "discard"]
 Severity = Literal["inaccuracy", "mistake", "blunder"]
@@ -138,9 +153,12 @@ class Mark:
 
 def decisions(log: AnalysisInput, seats: set[int]) -> list[int]:
     """Indices of the actions the analysis looks at: the draws, lay-downs and
-    discards of these seats."""
+    discards of these seats, except those the server played for a seat (``by``:
+    a turn that ran out), which the player never chose."""
     return [
-        i for i, a in enumerate(log.actions) if a.get("type") in _KINDS and a.get("seat") in seats
+        i
+        for i, a in enumerate(log.actions)
+        if a.get("type") in _KINDS and a.get("seat") in seats and "by" not in a
     ]
 
 
