@@ -19,21 +19,15 @@ and every playout at most a fixed number of actions
 (:func:`~romme.bots.rollout.playout`). All randomness is derived from the match
 seed and the decision's position.
 
->>> from romme.engine.actions import NextRound
->>> from romme.engine.game import Game
 >>> from romme.engine.rules import Rules
->>> from romme.bots import make_bot
->>> rules, seed = Rules.classic(point_limit=1), bytes(32)
->>> game, actions, bot = Game(rules, 2, seed), [NextRound()], make_bot("beginner")
->>> _ = game.apply(actions[0])
->>> while len(actions) < 12:
-...     actions.append(bot.decide(game.view_for(game.current)))
-...     _ = game.apply(actions[-1])
->>> log = AnalysisInput(rules.to_json(), 2, seed.hex(), [a.to_json() for a in actions])
->>> decisions(log, {1}) == [i for i, a in enumerate(actions) if getattr(a, "seat", 0) == 1]
+>>> log = bot_game(Rules.classic(point_limit=1), ("beginner", "casual"), seed=3)
+>>> indices = decisions(log, {0})
+>>> all(log.actions[i]["seat"] == 0 for i in indices)
 True
->>> marks = analyse_game(log, {0, 1})
->>> marks == analyse_game(log, {0, 1})   # the same game, the same marks
+>>> marks = analyse_game(log, {0})
+>>> marks == analyse_game(log, {0})   # the same game, the same marks
+True
+>>> all(m.move in indices and m.played == log.actions[m.move] for m in marks)
 True
 """
 
@@ -44,6 +38,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from romme.bots import make_bot
+from romme.bots.base import Bot
 from romme.bots.evaluate import arrangement
 from romme.bots.expert import ExpertBot
 from romme.bots.rollout import playout, utility
@@ -56,6 +52,7 @@ from romme.engine.actions import (
     ExchangeJoker,
     Lay,
     LayOff,
+    NextRound,
     action_from_json,
 )
 from romme.engine.cards import Card
@@ -72,6 +69,7 @@ __all__ = [
     "Mark",
     "analyse_decision",
     "analyse_game",
+    "bot_game",
     "decisions",
 ]
 
@@ -149,6 +147,28 @@ class Mark:
             "reason": self.reason,
             "params": self.params,
         }
+
+
+def bot_game(rules: Rules, levels: tuple[str, ...], seed: int) -> AnalysisInput:
+    """A game played to its end by computer opponents of these levels (one per
+    seat), as the analysis reads it: for examples, tests and the benchmark."""
+    match_seed = seed.to_bytes(32, "big")
+    game = Game(rules, len(levels), match_seed)
+    bots: list[Bot] = [make_bot(level, seed=seed + i) for i, level in enumerate(levels)]
+    actions: list[Action] = [NextRound()]
+    game.apply(actions[0])
+    while game.phase in (Phase.DRAW, Phase.PLAY, Phase.ROUND_OVER):
+        if game.phase is Phase.ROUND_OVER:
+            action: Action | None = NextRound()
+        else:
+            action = bots[game.current].decide(game.view_for(game.current))
+        if action is None:  # pragma: no cover - the seat to move always acts
+            raise RuntimeError("a computer opponent did not move")
+        game.apply(action)
+        actions.append(action)
+    return AnalysisInput(
+        rules.to_json(), len(levels), match_seed.hex(), [a.to_json() for a in actions]
+    )
 
 
 def decisions(log: AnalysisInput, seats: set[int]) -> list[int]:

@@ -53,15 +53,17 @@ class AnalysisRunner:
             return None
         return self._public(game_id, await self.store.analysis(game_id))
 
-    async def request(self, game_id: int, player_id: int) -> dict[str, Any]:
-        """Start the game's analysis unless it is done or under way; its ``Analysis``."""
+    async def request(self, game_id: int, player_id: int) -> tuple[dict[str, Any], bool]:
+        """Start the game's analysis unless it is done or under way: its
+        ``Analysis`` and whether this request started it."""
         record, created = await self.store.request_analysis(
             game_id, player_id, admit=lambda: self._admit(player_id)
         )
-        if created or (record["status"] == "pending" and game_id not in self._waiting):
+        started = created or (record["status"] == "pending" and game_id not in self._waiting)
+        if started:
             # New, or asked for before a restart and never finished: (re)start it.
             self._enqueue(game_id)
-        return self._public(game_id, record)
+        return self._public(game_id, record), started
 
     def _admit(self, player_id: int) -> None:
         """Refuse a new analysis over the limits (nothing is stored then)."""

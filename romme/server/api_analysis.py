@@ -55,7 +55,7 @@ async def request_analysis(request: Request) -> Response:
     if game_id is None:
         return _error("no_such_game", "there is no such game")
     try:
-        answer = await _runner(request).request(game_id, player.id)
+        answer, started = await _runner(request).request(game_id, player.id)
     except LimitReached as exc:
         return JSONResponse(
             {"error": {"code": exc.code, "message": exc.message, "retry_after": exc.retry_after}},
@@ -64,4 +64,4 @@ async def request_analysis(request: Request) -> Response:
         )
     except StoreError as exc:
         return _error(exc.code, exc.message)
-    return JSONResponse(answer, status_code=202 if answer["status"] == "pending" else 200)
+    return JSONResponse(answer, status_code=202 if started else 200)

@@ -7,6 +7,7 @@ ended, a stranger and a visitor without a session are refused."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -46,8 +47,9 @@ async def wait_done(http: httpx.AsyncClient, table: int, timeout: float = 120) -
         await asyncio.sleep(0.3)
 
 
-async def test_analysis_of_a_finished_game(make_server: ServerFactory) -> None:
-    server = make_server()
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_analysis_of_a_finished_game(make_server: ServerFactory, backend: str) -> None:
+    server = make_server(backend)
     clients, table = await finished_game(server)
     host = clients[0].http
     before = await host.get(f"/api/games/{table}/analysis")
@@ -56,8 +58,9 @@ async def test_analysis_of_a_finished_game(make_server: ServerFactory) -> None:
     started = await host.post(f"/api/games/{table}/analysis")
     assert started.status_code == 202, started.text
     assert started.json()["status"] == "pending"
+    # The other player asks while it runs (or just after): nothing new starts.
     again = await clients[1].http.post(f"/api/games/{table}/analysis")
-    assert again.status_code in (200, 202) and again.json()["status"] in ("pending", "done")
+    assert again.status_code == 200 and again.json()["status"] in ("pending", "done")
 
     done = await wait_done(host, table)
     log = (await host.get(f"/api/games/{table}")).json()
@@ -83,6 +86,13 @@ async def test_analysis_of_a_finished_game(make_server: ServerFactory) -> None:
     # Asking again (done) starts nothing and answers the stored marks.
     repeat = await clients[1].http.post(f"/api/games/{table}/analysis")
     assert repeat.status_code == 200 and repeat.json() == done
+    # Computed exactly once, whoever asked and however often.
+    runs = [
+        line
+        for line in server.logs().splitlines()
+        if '"analysis_done"' in line and json.loads(line).get("game") == table
+    ]
+    assert len(runs) == 1, runs
     # Anyone may read it, like the game log.
     async with httpx.AsyncClient(base_url=server.base) as visitor:
         assert (await visitor.get(f"/api/games/{table}/analysis")).json() == done

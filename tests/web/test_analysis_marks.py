@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from romme.bots import make_bot
-from romme.bots.analysis import REASONS, AnalysisInput, analyse_game, decisions
-from romme.engine.actions import Action, NextRound
-from romme.engine.game import Game, Phase
+from romme.bots.analysis import REASONS, analyse_game, bot_game, decisions
 from romme.engine.rules import Rules
 from tests.web.test_i18n import LANGS, catalog
 
@@ -27,17 +24,7 @@ def short(code: str) -> str:
 def analysed_game(seed: int) -> dict[str, Any]:
     """A one-round game of a casual seat 0 against a strong seat 1, and seat 0's
     analysis as ``GET /api/games/{id}/analysis`` answers it."""
-    rules, match_seed = Rules.classic(point_limit=1), seed.to_bytes(32, "big")
-    game = Game(rules, 2, match_seed)
-    actions: list[Action] = [NextRound()]
-    game.apply(actions[0])
-    bots = [make_bot("casual", seed=seed), make_bot("strong", seed=seed)]
-    while game.phase in (Phase.DRAW, Phase.PLAY):
-        action = bots[game.current].decide(game.view_for(game.current))
-        assert action is not None
-        game.apply(action)
-        actions.append(action)
-    log = AnalysisInput(rules.to_json(), 2, match_seed.hex(), [a.to_json() for a in actions])
+    log = bot_game(Rules.classic(point_limit=1), ("casual", "strong"), seed)
     marks = [m.to_json() for m in analyse_game(log, {0})]
     return {
         "game": seed,
