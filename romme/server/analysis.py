@@ -57,7 +57,7 @@ class AnalysisRunner:
         """Start the game's analysis unless it is done or under way: its
         ``Analysis`` and whether this request started it."""
         record, created = await self.store.request_analysis(
-            game_id, player_id, admit=lambda: self._admit(player_id)
+            game_id, player_id, admit=lambda: self.admit(player_id)
         )
         started = created or (record["status"] == "pending" and game_id not in self._waiting)
         if started:
@@ -65,8 +65,9 @@ class AnalysisRunner:
             self._enqueue(game_id)
         return self._public(game_id, record), started
 
-    def _admit(self, player_id: int) -> None:
-        """Refuse a new analysis over the limits (nothing is stored then)."""
+    def admit(self, player_id: int) -> None:
+        """Count a new analysis of this player, or refuse it over the limits
+        (``LimitReached``; the store then keeps nothing)."""
         if len(self._waiting) >= MAX_QUEUED:
             raise LimitReached("analysis_busy", "too many games are being analysed; try later", 60)
         now = time.monotonic()
