@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
+from romme.bots.analysis import AnalysisInput, analyse_game
+
 from .conftest import ServerFactory, nickname
 from .helpers import Autoplayer, Client, ServerProcess, create_table, play_out
 
@@ -47,6 +49,7 @@ async def wait_done(http: httpx.AsyncClient, table: int, timeout: float = 120) -
         await asyncio.sleep(0.3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_analysis_of_a_finished_game(make_server: ServerFactory, backend: str) -> None:
     server = make_server(backend)
@@ -82,6 +85,11 @@ async def test_analysis_of_a_finished_game(make_server: ServerFactory, backend: 
         assert mark["severity"] in ("inaccuracy", "mistake", "blunder")
         assert isinstance(mark["reason"], str) and isinstance(mark["params"], dict)
     assert [m["move"] for m in done["marks"]] == sorted(m["move"] for m in done["marks"])
+
+    # The same marks as the analysis run here, in this process: nothing in them
+    # depends on the worker, the machine or the time.
+    local = analyse_game(AnalysisInput.from_log(log), {0, 1})
+    assert [m.to_json() for m in local] == done["marks"]
 
     # Asking again (done) starts nothing and answers the stored marks.
     repeat = await clients[1].http.post(f"/api/games/{table}/analysis")
