@@ -22,7 +22,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from romme.server import api, api_moderation, api_replay
+from romme.server import api, api_analysis, api_moderation, api_replay
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
 from romme.server.httpguard import HttpGuard
 from romme.server.state import ServerState
@@ -78,6 +78,8 @@ def create_app(
         Route("/api/moderation/mute", api_moderation.mute, methods=["POST"]),
         Route("/api/moderation/ban", api_moderation.ban, methods=["POST"]),
         Route("/api/moderation/lift", api_moderation.lift, methods=["POST"]),
+        Route("/api/games/{game_id}/analysis", api_analysis.read_analysis),
+        Route("/api/games/{game_id}/analysis", api_analysis.request_analysis, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:

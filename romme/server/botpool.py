@@ -2,8 +2,9 @@
 on a bot.
 
 A request carries the seat's view as JSON (the only thing a bot may see) and
-comes back as an action in JSON. With ``workers=0`` the bots run in the event
-loop itself (for unit tests only).
+comes back as an action in JSON. The analysis of a finished game is computed
+here too, one decision per request (:mod:`romme.server.analysis`). With
+``workers=0`` the bots run in the event loop itself (for unit tests only).
 """
 
 from __future__ import annotations
@@ -56,6 +57,13 @@ def _suggest(view_json: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     return (None if action is None else action.to_json()), reason
 
 
+def _analyse(log: dict[str, Any], index: int) -> dict[str, Any] | None:
+    from romme.bots.analysis import AnalysisInput, analyse_decision
+
+    mark = analyse_decision(AnalysisInput.from_log(log), index)
+    return None if mark is None else mark.to_json()
+
+
 class BotPool:
     """A pool of worker processes computing bot moves and hints."""
 
@@ -94,6 +102,14 @@ class BotPool:
             return _suggest(view_json)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _suggest, view_json)
+
+    async def analyse(self, log: dict[str, Any], index: int) -> dict[str, Any] | None:
+        """The analysis mark of one decision of a finished game (``GameLog``), or
+        ``None`` (see :mod:`romme.bots.analysis`)."""
+        if self._executor is None:
+            return _analyse(log, index)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _analyse, log, index)
 
     async def close(self) -> None:
         if self._executor is not None:

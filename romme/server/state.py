@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from romme.server.analysis import AnalysisRunner
 from romme.server.auth import COOKIE_NAME, Sessions, load_secret
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
@@ -23,7 +24,7 @@ log = logging.getLogger("romme.server")
 
 
 class ServerState:
-    """What the routes share: options, store, sessions, the hub."""
+    """What the routes share: options, store, sessions, the hub, the analyses."""
 
     def __init__(self, db_url: str, options: ServerOptions, clock: Clock) -> None:
         self.db_url = db_url
@@ -32,6 +33,7 @@ class ServerState:
         self.sessions = Sessions(load_secret(options.secret, options.secret_file))
         self.store: Store | None = None
         self.hub: Hub | None = None
+        self.analyses: AnalysisRunner | None = None
         self.botpool = BotPool(options.bot_workers)
         self.echo_groups: dict[str, set[WebSocket]] = {}
 
@@ -40,10 +42,13 @@ class ServerState:
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)
         await self.hub.start()
+        self.analyses = AnalysisRunner(self.store, self.botpool)
 
     async def close(self) -> None:
         if self.hub is not None:
             await self.hub.close()
+        if self.analyses is not None:
+            await self.analyses.close()
         await self.botpool.close()
         if self.store is not None:
             await self.store.close()

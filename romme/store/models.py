@@ -34,6 +34,7 @@ __all__ = [
     "Block",
     "ChatMessage",
     "Friendship",
+    "GameAnalysis",
     "GameResult",
     "GameSeat",
     "GameTable",
@@ -342,3 +343,21 @@ class ModerationEntry(Base):
     report_id: Mapped[int | None] = mapped_column(Integer)
     note: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class GameAnalysis(Base):
+    """The analysis of a finished game's human decisions (see
+    :mod:`romme.bots.analysis`): requested by one of its players, computed once."""
+
+    __tablename__ = "game_analyses"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending`` or ``done``."""
+    requested_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    requested_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    result: Mapped[dict[str, Any] | None]
+    """``{"seats", "decisions", "marks"}`` once done."""

@@ -29,6 +29,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from romme.store.action_log import ActionLogStore
+from romme.store.analyses import AnalysisStore
 from romme.store.chat import CHAT_MAX, ChatStore
 from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
@@ -63,6 +64,7 @@ class Store(
     ChatStore,
     InvitationStore,
     ModerationStore,
+    AnalysisStore,
     Housekeeping,
     HistoryStore,
     FriendStore,

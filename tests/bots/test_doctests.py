@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["romme.bots", "romme.bots.hint"]
+MODULES = ["romme.bots", "romme.bots.hint", "romme.bots.analysis"]
 
 
 @pytest.mark.parametrize("name", MODULES)
