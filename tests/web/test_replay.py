@@ -243,3 +243,38 @@ def test_replay_from_a_shared_link_on_a_phone_in_german(played: Played, new_cont
     page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
     no_sideways_scroll(page)
     shot(page, "history-phone-de")
+
+
+def test_a_player_asks_for_the_analysis_and_sees_its_marks_on_the_moves(
+    played: Played, new_context: Any
+) -> None:
+    """The replay page asks the server to analyse the player's own game, waits for it,
+    and shows each of the computer expert's marks on the move it judges (the log's
+    action ``m`` led to position ``m + 1``), and none on the other moves."""
+    page = new_context("replay-analysis", viewport=DESKTOP)
+    login(page, played.base, f"#/replay/{played.table}")
+    page.click("#analysis-request", timeout=30_000)
+    page.wait_for_function(
+        "() => !document.querySelector('#analysis-request')"
+        " && !document.querySelector('#replay-marks')?.textContent.includes('…')",
+        timeout=120_000,
+    )
+    analysis = httpx.get(f"{played.server.base}/api/games/{played.table}/analysis").json()
+    assert analysis["status"] == "done"
+    marked = sorted({mark["move"] for mark in analysis["marks"]})
+    if not marked:
+        assert page.locator("#replay-marks p.muted").count() >= 1
+        return
+    assert page.locator(".analysis-count").count() == 1
+    for move in marked[:3]:
+        page.evaluate(f"() => {{ location.hash = '#/replay/{played.table}/{move + 1}'; }}")
+        page.wait_for_selector(f".analysis-mark[data-move='{move}']")
+        expected = sum(1 for mark in analysis["marks"] if mark["move"] == move)
+        assert page.locator(".analysis-mark").count() == expected
+    unmarked = next(i for i in range(len(played.replay["positions"]) - 1) if i not in marked)
+    page.evaluate(f"() => {{ location.hash = '#/replay/{played.table}/{unmarked + 1}'; }}")
+    page.wait_for_function(
+        "(m) => document.querySelector('#replay-marks')?.dataset.move === String(m)",
+        arg=unmarked + 1,
+    )
+    assert page.locator(".analysis-mark").count() == 0

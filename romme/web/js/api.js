@@ -75,6 +75,10 @@ export const api = {
   history: (nickname, before, limit = 20) => call('GET', `api/players/${encodeURIComponent(nickname)}/games?limit=${limit}${before ? `&before=${before}` : ''}`),
   /** @param {number} id @returns {Promise<import('./replay/types.js').ReplayData>} */
   replay: (id) => call('GET', `api/games/${id}/replay`),
+  /** @param {number} id @returns {Promise<import('./replay/marks.js').Analysis>} */
+  analysis: (id) => call('GET', `api/games/${id}/analysis`),
+  /** @param {number} id @returns {Promise<import('./replay/marks.js').Analysis>} */
+  requestAnalysis: (id) => call('POST', `api/games/${id}/analysis`),
   /** @param {string} nickname @param {string} reason @param {string} text */
   report: (nickname, reason, text) => call('POST', 'api/reports', { nickname, reason, text }),
   /** @param {string} path e.g. 'moderation?open=1' @param {object} [body] a POST's body */

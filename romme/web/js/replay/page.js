@@ -10,6 +10,7 @@ import { api } from '../api.js';
 import { cardName, cardSVG } from '../cards.js';
 import { t } from '../i18n.js';
 import { clear, h, languagePicker, toast } from '../ui.js';
+import { AnalysisPanel } from './analysis.js';
 import { checkShuffle, renderShuffleCheck } from './check.js';
 import { roundOutcome, roundTable, sheetTable } from './sheet.js';
 
@@ -75,6 +76,7 @@ export class ReplayScreen {
     this.error = null;
     /** @type {HTMLInputElement | null} */
     this.slider = null;
+    this.analysis = new AnalysisPanel(app, gameId, () => this.showMarks(this.index));
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.render();
@@ -82,6 +84,7 @@ export class ReplayScreen {
   }
 
   destroy() {
+    this.analysis.destroy();
     document.removeEventListener('keydown', this.onKey);
     clear(this.root);
   }
@@ -101,6 +104,7 @@ export class ReplayScreen {
     }
     this.index = Math.max(0, Math.min(this.index, this.replay.positions.length - 1));
     this.render();
+    this.analysis.load();
     try {
       this.checks = await checkShuffle(this.replay);
     } catch (err) {
@@ -152,16 +156,17 @@ export class ReplayScreen {
   }
 
   /**
-   * Where analysis marks for the move that led to position `moveIndex` are shown
-   * (the element #replay-marks). Empty until the server analyses games: then this
-   * fills it with the marks of that move.
-   * @param {number} moveIndex
+   * The computer expert's marks on the move that led to position `index` (the
+   * log's action `index - 1`), in the element #replay-marks, with the analysis's
+   * state or the button that asks for it.
+   * @param {number} index
    */
-  showMarks(moveIndex) {
+  showMarks(index) {
     const marks = this.root.querySelector('#replay-marks');
-    if (!(marks instanceof HTMLElement)) return;
-    marks.dataset.move = String(moveIndex);
-    marks.hidden = !marks.firstChild;
+    if (!(marks instanceof HTMLElement) || !this.replay) return;
+    marks.dataset.move = String(index);
+    marks.replaceChildren(this.analysis.render(index - 1));
+    marks.hidden = false;
   }
 
   render() {
