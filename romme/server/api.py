@@ -51,6 +51,8 @@ _STATUS = {
     "no_such_player": 404,
     "no_such_game": 404,
     "no_such_session": 404,
+    "wrong_password": 403,
+    "in_game": 409,
     "too_large": 413,
 }
 """HTTP status per error code (400 for the others; limits answer 429, see

@@ -12,7 +12,8 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.players`, :mod:`~romme.store.sessions`,
 :mod:`~romme.store.tables`, :mod:`~romme.store.action_log`,
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
-:mod:`~romme.store.invitations` and :mod:`~romme.store.housekeeping`, on top of
+:mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping` and
+:mod:`~romme.store.account_owner`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -26,6 +27,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from romme.store.account_owner import AccountOwnerStore
 from romme.store.action_log import ActionLogStore
 from romme.store.chat import CHAT_MAX, ChatStore
 from romme.store.core import utc_now
@@ -58,6 +60,7 @@ class Store(
     ChatStore,
     InvitationStore,
     Housekeeping,
+    AccountOwnerStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.
