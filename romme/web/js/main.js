@@ -2,11 +2,13 @@
 // The app: entry (guest / login / register), then one WebSocket that feeds the
 // lobby and the table screens. State lives here; screens render from it.
 
+import { AccountScreen } from './account.js';
 import { api } from './api.js';
 import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
 import { detectLanguage, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
+import { followHelpRoute, helpButton } from './help.js';
 import { LobbyScreen } from './lobby.js';
 import { TableScreen } from './table/screen.js';
 import { limitChat } from './widgets.js';
@@ -16,7 +18,7 @@ import { limitChat } from './widgets.js';
 
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
- * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | null,
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'account' | null,
  *   connState: ConnState, i18nReady: boolean}}
  */
 export const app = {
@@ -71,6 +73,8 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
+/** @type {AccountScreen | null} */
+let accountScreen = null;
 
 // ------------------------------------------------------------------ entry
 
@@ -134,7 +138,7 @@ function showEntry(error) {
   status,
   submit,
   h('p.hint-text', { 'data-i18n': 'entry.rules_hint' }));
-  root.append(h('div.entry', form, languagePicker()));
+  root.append(h('div.entry', form, h('div.entry-links', languagePicker(), helpButton('help-link'))));
   translateDom(root);
   setMode('guest');
   nick.focus();
@@ -316,7 +320,23 @@ function handle(msg) {
 
 // ---------------------------------------------------------------- routing
 
+/**
+ * Take the screen down to make room for `name` (the entry form replaces the page itself).
+ * @param {'lobby' | 'table' | 'account'} name
+ */
+function enterScreen(name) {
+  lobbyScreen?.destroy();
+  lobbyScreen = null;
+  tableScreen?.destroy();
+  tableScreen = null;
+  accountScreen?.destroy();
+  accountScreen = null;
+  app.screen = name;
+  document.body.dataset.screen = name;
+}
+
 function route() {
+  if (location.hash === '#/help') return; // over the screen below (help.js)
   if (!app.conn || !app.i18nReady) return;
   if (!location.hash.startsWith('#/')) { app.openLobby(); return; }
   document.getElementById('boot')?.remove();
@@ -326,10 +346,7 @@ function route() {
     const id = Number(match[1]);
     app.tableId = id;
     if (app.screen !== 'table') {
-      lobbyScreen?.destroy();
-      lobbyScreen = null;
-      app.screen = 'table';
-      document.body.dataset.screen = 'table';
+      enterScreen('table');
       tableScreen = new TableScreen(app, root);
       window.__rommeTable = tableScreen;
     }
@@ -339,23 +356,28 @@ function route() {
     return;
   }
   app.tableId = null;
+  if (location.hash === '#/account') {
+    if (app.screen !== 'account') {
+      enterScreen('account');
+      accountScreen = new AccountScreen(app, root);
+    }
+    return;
+  }
   if (app.screen !== 'lobby') {
-    tableScreen?.destroy();
-    tableScreen = null;
-    app.screen = 'lobby';
-    document.body.dataset.screen = 'lobby';
+    enterScreen('lobby');
     lobbyScreen = new LobbyScreen(app, root);
   }
   lobbyScreen?.update('all');
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => { followHelpRoute(); route(); });
 window.addEventListener('online', () => app.conn?.retryNow());
 document.addEventListener('visibilitychange', () => { if (!document.hidden) app.conn?.retryNow(); });
 onLanguageChange(() => {
   if (app.screen === 'entry') translateDom(main());
   lobbyScreen?.update('language');
   tableScreen?.update('language');
+  accountScreen?.update('language');
 });
 
 async function boot() {
@@ -368,6 +390,7 @@ async function boot() {
   app.i18nReady = true;
   showConnState();
   if (app.conn) route(); else showEntry();
+  followHelpRoute();
 }
 
 boot();
