@@ -138,7 +138,9 @@ export class AccountScreen {
     const list = this.sessionsEl;
     try {
       const { sessions } = await api.sessions();
-      list.replaceChildren(...sessions.map((s) => this.sessionItem(s)));
+      // This device first, then the others, newest first (the server's order).
+      const ordered = [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)];
+      list.replaceChildren(...ordered.map((s) => this.sessionItem(s)));
     } catch (err) {
       list.replaceChildren(h('li.form-error', this.app.errorText(/** @type {ApiError} */ (err))));
     }

@@ -20,11 +20,12 @@ let open = null;
 let cameFromApp = false;
 
 /**
- * A button that opens the help page, for every screen's header.
+ * The "?" button that opens the help page, for every screen's header.
  * @param {string} id
  */
 export function helpButton(id) {
-  return h('button.ghost.help-link', { id, type: 'button', onclick: () => { location.hash = '#/help'; }, 'data-i18n': 'help.button' });
+  return h('button.ghost.help-link', { id, type: 'button', onclick: () => { location.hash = '#/help'; },
+    'data-i18n-label': 'help.button', 'data-i18n-title': 'help.button' }, '?');
 }
 
 /** Show the page for `#/help`, close it for any other address. */
