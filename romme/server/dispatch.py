@@ -31,6 +31,7 @@ from romme.server.protocol import (
     NextRoundMsg,
     Ping,
     PlayerInfoMsg,
+    Rematch,
     Resync,
     SetSeat,
     StartGame,
@@ -137,6 +138,11 @@ async def _hint(hub: Hub, conn: Connection, message: Hint, msg_id: Any) -> None:
     conn.reply(messages.hint(table.id, action, reason), msg_id)
 
 
+async def _rematch(hub: Hub, conn: Connection, message: Rematch, msg_id: Any) -> None:
+    await hub.rematches.answer(conn, message.table, message.accept)
+    _ok(conn, msg_id)
+
+
 HANDLERS: dict[type[Any], Handler] = {
     Ping: _ping,
     LobbyChat: _lobby_chat,
@@ -157,5 +163,6 @@ HANDLERS: dict[type[Any], Handler] = {
     Resync: _at_table(lambda table, conn, m, msg_id: table.resync(conn, m.since, msg_id)),
     Back: _at_table(lambda table, conn, m, _: table.back(conn), True),
     Hint: _hint,
+    Rematch: _rematch,
 }
 """The handler of each client message type (every type of ``protocol.MESSAGES``)."""

@@ -44,6 +44,7 @@ __all__ = [
     "PlayerInfoMsg",
     "ProtocolError",
     "RateLimiter",
+    "Rematch",
     "Resync",
     "SetSeat",
     "StartGame",
@@ -145,6 +146,12 @@ class Resync:
 @dataclass(frozen=True, slots=True)
 class Back:
     table: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    table: int
+    accept: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +285,7 @@ MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
     "hint": (Hint, _spec(table="id")),
     "resync": (Resync, _spec(table="id", since="version?")),
     "back": (Back, _spec(table="id")),
+    "rematch": (Rematch, _spec(table="id", accept="flag")),
     "ping": (Ping, {}),
 }
 """Every client message: its type, its value class and its fields, in the order of

@@ -300,6 +300,16 @@ function handle(msg) {
       if (app.tableId === msg.table) tableScreen?.update('game_over');
       break;
     }
+    case 'rematch': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.rematch = msg.rematch;
+      // Everyone said yes: the new table is there (its `table` came first).
+      if (msg.rematch.table !== null && app.tableId === msg.table && app.tables.has(msg.rematch.table)) {
+        app.openTable(msg.rematch.table);
+      } else if (app.tableId === msg.table) tableScreen?.update('game_over');
+      break;
+    }
     case 'hint':
       tableScreen?.showHint(msg);
       break;
