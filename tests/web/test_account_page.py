@@ -1,17 +1,29 @@
 """The account page (change the password, the sessions, log out everywhere, export,
-delete) and the help page from the entry form, the lobby and a running table, on
-phone and desktop, in two languages."""
+delete), the help page from the entry form, the lobby and a running table, on
+phone and desktop, in two languages, and the rematch at game over."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import DESKTOP, PHONE
-from tests.web.ui import enter, login, new_game, register
+from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.ui import (
+    cheapest_card,
+    draw_and_discard,
+    enter,
+    login,
+    login_guest,
+    new_game,
+    register,
+    table_state,
+    view,
+    wait_for,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 
@@ -130,3 +142,61 @@ def test_help_page_from_every_screen(
     # The table is still there, with the hand, after the help closes.
     assert page.locator("#hand .hand-card").count() > 0
     assert page.evaluate("location.hash").startswith("#/table/")
+
+
+def _play_badly_together(pages: list[Any], limit: float = 240) -> None:
+    """Each page plays its own turns with the cheapest discard until the game is over."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        views = [view(page) or {} for page in pages]
+        if all(v.get("phase") == "game_over" for v in views):
+            return
+        for page, v in zip(pages, views, strict=True):
+            if v.get("phase") == "draw" and v.get("current") == v.get("seat"):
+                draw_and_discard(page, cheapest_card)
+        pages[0].wait_for_timeout(40)
+    raise AssertionError("the game did not end in time")
+
+
+@pytest.mark.slow
+def test_rematch_from_the_game_over_summary(server: str, new_context: Any) -> None:
+    en = _catalog("en")
+    host = new_context("rematch-host")
+    guest = new_context("rematch-guest", viewport=PHONE)
+    login_guest(host, server, "Rudi")
+    login_guest(guest, server, "Rosa")
+    host.click("#new-game")
+    host.select_option("#ng-opponents", "2")
+    host.select_option("#ng-seat-1", "human")
+    host.select_option("#ng-seat-2", "expert")
+    host.check("#new-game-form input[name=limit][value='1']")
+    host.click("#ng-create")
+    host.wait_for_selector("#waiting")
+    table_id = host.evaluate("location.hash").rsplit("/", 1)[1]
+    guest.click(f"#table-list [data-join='{table_id}']")
+    guest.wait_for_selector("#waiting")
+    host.click("#start-game")
+    host.wait_for_selector("#hand .hand-card")
+    guest.wait_for_selector("#hand .hand-card")
+    old = host.evaluate("location.hash")
+    _play_badly_together([host, guest])
+
+    # The host offers; the guest is asked, the host is told whom the table waits for.
+    host.click("#summary-rematch")
+    guest.wait_for_selector("#rematch-status:has-text('Rudi')")
+    host.wait_for_selector("#rematch-status:has-text('Rosa')")
+    assert en["rematch.accept"] in guest.inner_text("#rematch-accept")
+    shot(guest, "rematch-offer-phone")
+    guest.click("#rematch-accept")
+
+    # Both are taken to the new table, in the same seats, with the expert again.
+    for page, seat in ((host, 0), (guest, 1)):
+        wait_for(page, lambda p=page: p.evaluate("location.hash") != old, what="the new table")
+        page.wait_for_selector("#hand .hand-card")
+        table = table_state(page) or {}
+        assert table["status"] == "playing" and table["my_seat"] == seat
+        limit, bot = page.evaluate(
+            "() => { const t = window.__romme.tables.get(window.__romme.tableId);"
+            " return [t.settings.point_limit, t.seats[2].bot]; }"
+        )
+        assert (limit, bot) == (1, "expert")
