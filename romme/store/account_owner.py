@@ -53,7 +53,7 @@ class AccountOwnerStore(StoreCore):
         guest, who has none)."""
         accounts.validate_password(new_password)
         stored_hash = await self._password_hash(player_id)
-        await self._check_password(stored_hash, old_password)
+        await self._check_password(player_id, stored_hash, old_password)
         new_hash = await asyncio.to_thread(accounts.hash_password, self._hasher, new_password)
         async with self._write() as session:
             player = await self._require_player(session, player_id, lock=True)
@@ -66,7 +66,7 @@ class AccountOwnerStore(StoreCore):
         returns the placeholder nickname that now stands for the player and the
         ids of the chat lines removed (for the server to forget them too)."""
         stored_hash = await self._password_hash(player_id)
-        await self._check_password(stored_hash, password)
+        await self._check_password(player_id, stored_hash, password)
         placeholder = deleted_nickname(player_id)
         async with self._write() as session:
             player = await self._require_player(session, player_id, lock=True)
@@ -88,6 +88,7 @@ class AccountOwnerStore(StoreCore):
                 )
             )
             await limits.forget(session, limits.account_key(old_key))
+            await limits.forget(session, f"password-check:{player_id}")
             # The seats stored with each table carry the nickname it was played under.
             tables = (
                 await session.scalars(
@@ -205,13 +206,27 @@ class AccountOwnerStore(StoreCore):
             raise StoreError("not_registered", "a guest account has no password")
         return player.password_hash
 
-    async def _check_password(self, stored_hash: str, password: object) -> None:
-        if not isinstance(password, str) or not (
-            accounts.password_fits(password)
+    async def _check_password(self, player_id: int, stored_hash: str, password: object) -> None:
+        """``wrong_password`` unless ``password`` is the player's. Wrong ones count as
+        failed logins do (``too_many_attempts`` after 5, with growing waits), on a
+        counter of their own, so that someone who holds an open session cannot try
+        password after password, nor lock the owner's logins out."""
+        key = f"password-check:{player_id}"
+        async with self._write() as session:
+            await limits.count_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
+        right = (
+            isinstance(password, str)
+            and accounts.password_fits(password)
             and await asyncio.to_thread(
                 accounts.verify_password, self._hasher, stored_hash, password
             )
-        ):
+        )
+        async with self._write() as session:
+            if right:
+                await limits.forget(session, key)
+            else:
+                await limits.confirm_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
+        if not right:
             raise StoreError("wrong_password", "the password is not right")
 
 

@@ -69,6 +69,17 @@ async def test_password_change_needs_the_old_one_and_ends_the_other_sessions(
     assert old.json()["error"]["code"] == "bad_credentials"
     await _login(server, anna.nickname, "new secret")
 
+    # Guessing the password from an open session is limited as logins are.
+    answers = [
+        await anna.http.post("/api/account/delete", json={"password": f"guess number {n}"})
+        for n in range(6)
+    ]
+    assert [a.json()["error"]["code"] for a in answers] == ["wrong_password"] * 5 + [
+        "too_many_attempts"
+    ]
+    assert answers[-1].status_code == 429 and int(answers[-1].headers["retry-after"]) >= 1
+    assert (await anna.http.get("/api/me")).status_code == 200
+
     guest = Client(server, nickname("gu"))
     await guest.guest()
     refused = await guest.http.post(
