@@ -91,3 +91,17 @@ async def test_no_rematch_before_the_end(shared_server: ServerProcess) -> None:
     bad = await a.request({"type": "rematch", "table": table, "accept": "yes"})
     assert bad["code"] == "bad_message"
     await a.close()
+
+
+async def test_an_unanswered_rematch_expires(shared_server: ServerProcess) -> None:
+    a, b, old = await _finished_game(shared_server, seats=2)
+    await a.request({"type": "rematch", "table": old, "accept": True})
+    offer = await b.expect("rematch", lambda m: m["rematch"]["status"] == "open")
+    # 60 s of game time; the shared server runs ten times faster.
+    expired = await b.expect("rematch", lambda m: m["rematch"]["status"] == "expired", timeout=15)
+    assert expired["rematch"]["waiting_for"] == [1]
+    assert expired["rematch"]["deadline"] == offer["rematch"]["deadline"]
+    late = await b.request({"type": "rematch", "table": old, "accept": True})
+    assert late["code"] == "rematch_closed"
+    for client in (a, b):
+        await client.close()
