@@ -121,6 +121,8 @@ class Rematches:
 
     async def _expire(self, table: TableActor) -> None:
         self._timers.pop(table.id, None)
+        if self.registry.tables.get(table.id) is not table:
+            return  # the finished table has left memory, and its offer with it
         with contextlib.suppress(ProtocolError):
             await table.call(self._expired, table)
 
