@@ -20,6 +20,7 @@ import pytest
 from tests.server.helpers import Client, ServerProcess
 from tests.server.test_replay import finished_game
 from tests.web.conftest import PHONE, shot
+from tests.web.test_i18n import missing, switch
 
 DESKTOP = {"width": 1366, "height": 800}
 PASSWORD = "secret-pass"
@@ -278,3 +279,27 @@ def test_a_player_asks_for_the_analysis_and_sees_its_marks_on_the_moves(
         arg=unmarked + 1,
     )
     assert page.locator(".analysis-mark").count() == 0
+
+
+def test_the_history_and_the_replay_in_every_language_on_a_phone(
+    played: Played, new_context: Any
+) -> None:
+    """Each of the five languages: the replay (with its analysis panel and shuffle
+    check) and the history show no missing text and no English left where the
+    language has its own words, and nothing runs off a 360 px phone."""
+    page = new_context("replay-languages", viewport=PHONE)
+    login(page, played.base, f"#/replay/{played.table}/2")
+    page.wait_for_selector("#shuffle-check li[data-round='1'][data-ok='true']")
+    english = page.inner_text("#replay-sheet h2")
+    for lang in ("de", "es", "nl", "pt", "en"):
+        switch(page, lang)
+        page.evaluate(f"() => {{ location.hash = '#/replay/{played.table}/2'; }}")
+        page.wait_for_selector("#shuffle-check li[data-round='1'][data-ok='true']")
+        page.wait_for_selector("#replay-marks .analysis")
+        heading = page.inner_text("#replay-sheet h2")
+        assert (heading == english) == (lang == "en"), (lang, heading)
+        no_sideways_scroll(page)
+        page.evaluate(f"() => {{ location.hash = '#/history/{NICKNAME}'; }}")
+        page.wait_for_selector(f"#history-list li[data-game='{played.table}']")
+        no_sideways_scroll(page)
+        assert missing(page) == [], lang
