@@ -127,8 +127,10 @@ async def test_four_seats_bots_knock_and_hand_rummy(make_server: ServerFactory) 
     assert knocks, "nobody knocked"
     assert result["log"]["rules"]["knock"] is True
     assert result["log"]["rules"]["hand_rummy"] is True
-    # Whether the round ended with a hand rummy depends on the deal; the server's
-    # result agrees with the engine's either way, doubled penalties included.
+    # Whether this round ended with a hand rummy depends on the deal (the server
+    # deals from a secret seed); the server's result agrees with the engine's either
+    # way, doubled penalties included. A hand rummy for certain, from a chosen deal,
+    # is in tests/server/table/test_hand_rummy.py.
     (last,) = result["game"].results
     assert result["over"]["totals"] == list(last.totals)
 

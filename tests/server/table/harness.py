@@ -116,8 +116,11 @@ class TableBench:
         assert self.table is not None
         return self.table
 
-    async def open(self, humans: int, **settings: Any) -> TableActor:
-        """A waiting table whose first ``humans`` seats hold players (and connected)."""
+    async def open(
+        self, humans: int, match_seed: bytes = MATCH_SEED, **settings: Any
+    ) -> TableActor:
+        """A waiting table whose first ``humans`` seats hold players (and connected),
+        dealt from ``match_seed``."""
         parsed: TableSettings = parse_settings(settings)
         for index in range(humans):
             player = await self.store.create_guest(f"bench{index}x{id(self) % 9999}")
@@ -133,11 +136,11 @@ class TableBench:
             parsed.to_json(),
             rules.to_json(),
             [s.to_store() for s in seats],
-            MATCH_SEED,
+            match_seed,
         )
         table = TableActor(
             self.host, table_id, host.player_id, host.nickname, parsed, rules, seats,
-            MATCH_SEED, WAITING,
+            match_seed, WAITING,
         )  # fmt: skip
         self.table = table
         table.start()
