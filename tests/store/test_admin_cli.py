@@ -17,7 +17,9 @@ from romme.store import Store
 from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# The command line on SQLite; the moderation store it calls runs on both databases
+# in tests/store/test_moderation_store.py.
+@pytest.fixture(params=["sqlite"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}"
