@@ -7,26 +7,20 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from romme.store import Store
 
-from .helpers import FAST_HASHER, create_pg_database, drop_pg_database
+from .helpers import FAST_HASHER
 
 
 # The command line on SQLite; the moderation store it calls runs on both databases
 # in tests/store/test_moderation_store.py.
-@pytest.fixture(params=["sqlite"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}"
-        return
-    url = create_pg_database("romme_admin_cli")
-    yield url
-    drop_pg_database(url)
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}"
 
 
 def admin(url: str, *args: str) -> subprocess.CompletedProcess[str]:
