@@ -57,6 +57,8 @@ _STATUS = {
     "not_moderator": 403,
     "already_reported": 409,
     "report_resolved": 409,
+    "wrong_password": 403,
+    "in_game": 409,
     "too_large": 413,
 }
 """HTTP status per error code (400 for the others; limits answer 429, see

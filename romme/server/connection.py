@@ -71,6 +71,9 @@ class Connection:
         self.closed = False
         self.close_code = 1000
         self.refused: list[float] = []
+        self.session_token: str | None = None
+        """The token of the login session that opened the socket (a password change
+        closes the sockets of the player's other sessions)."""
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.nickname}>"

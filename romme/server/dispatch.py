@@ -35,6 +35,7 @@ from romme.server.protocol import (
     NextRoundMsg,
     Ping,
     PlayerInfoMsg,
+    Rematch,
     RemoveFriend,
     Resync,
     SetSeat,
@@ -163,6 +164,11 @@ async def _hint(hub: Hub, conn: Connection, message: Hint, msg_id: Any) -> None:
     conn.reply(messages.hint(table.id, action, reason), msg_id)
 
 
+async def _rematch(hub: Hub, conn: Connection, message: Rematch, msg_id: Any) -> None:
+    await hub.rematches.answer(conn, message.table, message.accept)
+    _ok(conn, msg_id)
+
+
 HANDLERS: dict[type[Any], Handler] = {
     Ping: _ping,
     LobbyChat: _lobby_chat,
@@ -190,5 +196,6 @@ HANDLERS: dict[type[Any], Handler] = {
     RemoveFriend: lambda hub, conn, m, msg_id: hub.social.remove(conn, m.nickname, msg_id),
     BlockPlayer: lambda hub, conn, m, msg_id: hub.social.block(conn, m.nickname, msg_id),
     UnblockPlayer: lambda hub, conn, m, msg_id: hub.social.unblock(conn, m.nickname, msg_id),
+    Rematch: _rematch,
 }
 """The handler of each client message type (every type of ``protocol.MESSAGES``)."""

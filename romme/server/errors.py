@@ -36,6 +36,8 @@ ERROR_CODES = {
     "bad_settings": "these settings are not possible",
     "knock_closed": "the knock window has closed",
     "nothing_to_do": "there is nothing to do now",
+    "not_finished": "the game is not over yet",
+    "rematch_closed": "the rematch was declined or has expired",
     "server_busy": "the server could not store the move; try again",
     "shutting_down": "the server is restarting",
     "server_error": "something went wrong on the server; try again",

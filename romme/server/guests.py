@@ -102,11 +102,16 @@ class GuestNames:
         await self._release(holder.id, holder.nickname)
         return True
 
-    async def _release(self, player_id: int, nickname: str) -> None:
+    async def give_up_waiting_seats(self, player_id: int) -> None:
+        """Leave every table not started yet where the player sits (a table they
+        host closes): for a released guest or a deleted account."""
         for table in list(self.registry.tables.values()):
             if table.status == WAITING and table.seat_of(player_id) is not None:
                 with contextlib.suppress(ProtocolError, EngineError, StoreError):
                     await table.call(table.leave_player, player_id)
+
+    async def _release(self, player_id: int, nickname: str) -> None:
+        await self.give_up_waiting_seats(player_id)
         if await self.store.release_guest(player_id):
             log.info("guest_nickname_freed", extra={"player": nickname, "id": player_id})
         self.registry.disconnect_player(player_id, 4401)

@@ -30,6 +30,7 @@ from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
 from romme.server.moderation import ChatGuard
 from romme.server.registry import Registry
+from romme.server.rematch import Rematches
 from romme.server.settings import TableSettings
 from romme.server.social import Social
 from romme.server.table import FINISHED, PLAYING, WAITING, SeatState, TableActor
@@ -62,6 +63,7 @@ class Hub:
         self.guests = GuestNames(self.registry, store, options)
         self.social = Social(self.registry, store)
         self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
+        self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
@@ -251,23 +253,31 @@ class Hub:
                 f"you already host {hosted} waiting "
                 f"table(s), the most one may: start or leave one first",
             )
-        rules = settings.rules()
         seats = [SeatState() for _ in range(settings.seats)]
         seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname)
         for seat, level in settings.bots.items():
             seats[seat] = SeatState(bot=level)
+        table = await self.open_table(conn.player_id, conn.nickname, settings, seats)
+        await table.call(table.subscribe, conn, msg_id)
+        self.lobby.changed()
+
+    async def open_table(
+        self, host_id: int, host_name: str, settings: TableSettings, seats: list[SeatState]
+    ) -> TableActor:
+        """A new waiting table with these seats, stored and running (for a new
+        table or a rematch)."""
+        rules = settings.rules()
         seed = new_match_seed()
         table_id = await self.store.create_table(
-            conn.player_id, settings.to_json(), rules.to_json(), [s.to_store() for s in seats], seed
+            host_id, settings.to_json(), rules.to_json(), [s.to_store() for s in seats], seed
         )
         table = TableActor(
-            self, table_id, conn.player_id, conn.nickname, settings, rules, seats, seed, WAITING
+            self, table_id, host_id, host_name, settings, rules, seats, seed, WAITING
         )
         self.tables[table_id] = table
         table.start()
-        log.info("table_created", extra={"table": table_id, "host": conn.nickname})
-        await table.call(table.subscribe, conn, msg_id)
-        self.lobby.changed()
+        log.info("table_created", extra={"table": table_id, "host": host_name})
+        return table
 
     # ---------------------------------------------- the tables' host (TableHost)
 

@@ -184,6 +184,11 @@ def table(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {"type": "table", "table": snapshot}
 
 
+def rematch(table_id: int, state: dict[str, Any]) -> dict[str, Any]:
+    """The rematch offer of a finished table (``Rematch`` of the protocol)."""
+    return {"type": "rematch", "table": table_id, "rematch": state}
+
+
 def update(
     table_id: int,
     version: int,

@@ -48,6 +48,7 @@ __all__ = [
     "PlayerInfoMsg",
     "ProtocolError",
     "RateLimiter",
+    "Rematch",
     "RemoveFriend",
     "Resync",
     "SetSeat",
@@ -151,6 +152,12 @@ class Resync:
 @dataclass(frozen=True, slots=True)
 class Back:
     table: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    table: int
+    accept: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +326,7 @@ MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
     "hint": (Hint, _spec(table="id")),
     "resync": (Resync, _spec(table="id", since="version?")),
     "back": (Back, _spec(table="id")),
+    "rematch": (Rematch, _spec(table="id", accept="flag")),
     "ping": (Ping, {}),
     "friend_request": (FriendRequest, _spec(nickname="name")),
     "answer_friend": (AnswerFriend, _spec(nickname="name", accept="flag")),

@@ -61,10 +61,12 @@ class Registry:
         for conn in list(self.by_player.get(player_id, ())):
             conn.send(text)
 
-    def disconnect_player(self, player_id: int, code: int) -> None:
-        """Close every connection of the player (e.g. 4401 after a guest logged out)."""
+    def disconnect_player(self, player_id: int, code: int, keep_session: str | None = None) -> None:
+        """Close every connection of the player (e.g. 4401 after a guest logged out),
+        but those of the session ``keep_session`` (a token)."""
         for conn in list(self.by_player.get(player_id, ())):
-            conn.close(code)
+            if keep_session is None or conn.session_token != keep_session:
+                conn.close(code)
 
     def in_lobby(self, conn: Connection) -> bool:
         """Whether lobby updates go to this connection (not while at a running game)."""

@@ -55,6 +55,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     hub = state.hub
     address = websocket.client.host if websocket.client is not None else None
     conn = Connection(websocket, player, address, options.send_queue_limit)
+    cookie = state.session_cookie(websocket)
+    conn.session_token = None if cookie is None else cookie[1]
     writer = asyncio.create_task(conn.writer())
     limiter = RateLimiter(options.rate_per_second, options.rate_burst)
     max_bytes = options.max_message_bytes

@@ -3,7 +3,8 @@
 The counters live in the ``rate_counters`` table, so that they survive a restart
 and hold for every server on one database. Each key names what is counted:
 ``login-account:<hash of the nickname key>``, ``login-address:<address>``,
-``accounts:<address>``.
+``accounts:<address>``, ``password-check:<player id>`` (a logged-in player confirming
+a change with the password, :mod:`romme.store.account_owner`).
 
 * **Failed logins** (:class:`Backoff`): after ``free`` failures, each further
   failure blocks the key for a delay that doubles, from ``first`` seconds up to

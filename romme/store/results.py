@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.engine.fairness import commitment_of, round_seed
 from romme.store import accounts, ratings
-from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso
+from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
 from romme.store.models import GameResult, GameSeat, GameTable, Player
@@ -235,8 +235,8 @@ class ResultStore(StoreCore):
         }
 
     async def rankings(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Registered players and bots who have played, best rating first. Equal
-        shown ratings share a rank."""
+        """Registered players and bots who have played (not deleted accounts), best
+        rating first. Equal shown ratings share a rank."""
         if not is_int(limit) or limit < 0:
             raise bad("limit must be a non-negative integer")
         limit = min(limit, 1000)
@@ -244,7 +244,11 @@ class ResultStore(StoreCore):
             players = (
                 await session.scalars(
                     select(Player)
-                    .where(Player.guest.is_(False), Player.games_played > 0)
+                    .where(
+                        Player.guest.is_(False),
+                        Player.games_played > 0,
+                        ~Player.nickname_key.startswith(RELEASED),
+                    )
                     .order_by(Player.rating.desc(), Player.games_won.desc(), Player.nickname_key)
                     .limit(limit)
                 )

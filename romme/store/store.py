@@ -13,8 +13,8 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.tables`, :mod:`~romme.store.action_log`,
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
 :mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping`,
-:mod:`~romme.store.history`, :mod:`~romme.store.friends` and
-:mod:`~romme.store.moderation`, on top of
+:mod:`~romme.store.history`, :mod:`~romme.store.friends`,
+:mod:`~romme.store.moderation` and :mod:`~romme.store.account_owner`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from romme.store.account_owner import AccountOwnerStore
 from romme.store.action_log import ActionLogStore
 from romme.store.analyses import AnalysisStore
 from romme.store.chat import CHAT_MAX, ChatStore
@@ -68,6 +69,7 @@ class Store(
     Housekeeping,
     HistoryStore,
     FriendStore,
+    AccountOwnerStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

@@ -33,12 +33,23 @@ def login_guest(page: Any, base: str, nickname: str) -> None:
     page.wait_for_selector("#new-game")
 
 
-def register(page: Any, base: str, nickname: str, password: str) -> None:
-    page.goto(base)
-    page.click("#entry-tab-register")
+def enter(page: Any, tab: str, nickname: str, password: str) -> None:
+    """Fill and send the entry form's ``tab`` ("login" or "register")."""
+    page.click(f"#entry-tab-{tab}")
     page.fill("#entry-nick", nickname)
     page.fill("#entry-pass", password)
     page.click("#entry-submit")
+
+
+def register(page: Any, base: str, nickname: str, password: str) -> None:
+    page.goto(base)
+    enter(page, "register", nickname, password)
+    page.wait_for_selector("#new-game")
+
+
+def login(page: Any, base: str, nickname: str, password: str) -> None:
+    page.goto(base)
+    enter(page, "login", nickname, password)
     page.wait_for_selector("#new-game")
 
 

@@ -89,6 +89,8 @@ class TableActor(Timing):
         self.actions: list[dict[str, Any]] = []
         self.chat: deque[dict[str, Any]] = deque(maxlen=TABLE_CHAT)
         self.ratings: dict[str, Any] | None = None
+        self.rematch: dict[str, Any] | None = None
+        """The rematch offer after the game (``romme.server.rematch``)."""
         self._encoder = ViewEncoder()
         self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=host.options.resync_buffer)
         self._mailbox = Mailbox(f"table-{table_id}", {"table": table_id})
@@ -158,6 +160,7 @@ class TableActor(Timing):
             "next_round": self.next_round_json(),
             "chat": list(self.chat),
             "ratings": self.ratings,
+            "rematch": self.rematch,
         }
 
     def _send_table(self, conn: Subscriber, msg_id: Any = None) -> None:

@@ -5,6 +5,12 @@
 /** @import { Player } from './types.js' */
 
 /**
+ * A login session (GET /api/sessions).
+ * @typedef {{id: number, created_at: string, last_seen_at: string, expires_at: string,
+ *   address: string, user_agent: string, current: boolean}} Session
+ */
+
+/**
  * A player's public record (GET /api/players/NAME).
  * @typedef {Player & {games_played: number, games_won: number,
  *   recent: {game: number, finished_at: string, won: boolean, place: number, players: number}[]}} PlayerInfo
@@ -65,6 +71,14 @@ export const api = {
   register: (nickname, password) => call('POST', 'api/register', { nickname, password }),
   /** @param {boolean} [everywhere] end every session of the player, not only this one */
   logout: (everywhere = false) => call('POST', 'api/logout', { everywhere }),
+  /** @returns {Promise<{sessions: Session[]}>} */
+  sessions: () => call('GET', 'api/sessions'),
+  /** @param {number} id */
+  revokeSession: (id) => call('POST', 'api/sessions/revoke', { id }),
+  /** @param {string} oldPassword @param {string} newPassword @returns {Promise<{ok: true, sessions_ended: number}>} */
+  changePassword: (oldPassword, newPassword) => call('POST', 'api/account/password', { old_password: oldPassword, new_password: newPassword }),
+  /** @param {string} password */
+  deleteAccount: (password) => call('POST', 'api/account/delete', { password }),
   /** @param {string} nickname @returns {Promise<PlayerInfo>} */
   player: (nickname) => call('GET', `api/players/${encodeURIComponent(nickname)}`),
   /**

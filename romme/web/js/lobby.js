@@ -5,6 +5,7 @@ import { t, translateDom } from './i18n.js';
 import { moderationLink } from './moderation.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 import { friendsPanel, renderFriends, socialButtons } from './friends.js';
+import { helpButton } from './help.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
 /** The turn times the new-game dialog offers, in seconds. */
@@ -36,7 +37,7 @@ export class LobbyScreen {
     const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
-      h('div.topbar-right', this.meEl, moderationLink(), languagePicker(),
+      h('div.topbar-right', h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });

@@ -2,12 +2,14 @@
 // The app: entry (guest / login / register), then one WebSocket that feeds the
 // lobby and the table screens. State lives here; screens render from it.
 
+import { AccountScreen } from './account.js';
 import { api } from './api.js';
 import { cardSVG } from './cards.js';
 import { Connection } from './ws.js';
 import { detectLanguage, formatTime, hasKey, onLanguageChange, setLanguage, t, translateDom } from './i18n.js';
 import { h, languagePicker, toast } from './ui.js';
 import { friendOnline, noFriends, takeFriends } from './friends.js';
+import { followHelpRoute, helpButton } from './help.js';
 import { LobbyScreen } from './lobby.js';
 import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
@@ -20,7 +22,7 @@ import { limitChat } from './widgets.js';
 
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
- * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | 'moderation' | null,
+ * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | 'moderation' | 'account' | null,
  *   connState: ConnState, i18nReady: boolean}}
  */
 export const app = {
@@ -86,6 +88,8 @@ let tableScreen = null;
 let pageScreen = null;
 /** @type {ModerationScreen | null} */
 let moderationScreen = null;
+/** @type {AccountScreen | null} */
+let accountScreen = null;
 
 // ------------------------------------------------------------------ entry
 
@@ -149,7 +153,7 @@ function showEntry(error) {
   status,
   submit,
   h('p.hint-text', { 'data-i18n': 'entry.rules_hint' }));
-  root.append(h('div.entry', form, languagePicker()));
+  root.append(h('div.entry', form, h('div.entry-links', languagePicker(), helpButton('help-link'))));
   translateDom(root);
   setMode('guest');
   nick.focus();
@@ -179,7 +183,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (/^#\/(table|replay|history)\//.test(location.hash) || location.hash === '#/moderation') route(); else app.openLobby();
+  if (/^#\/(table|replay|history)\//.test(location.hash) || ['#/moderation', '#/account'].includes(location.hash)) route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -319,6 +323,16 @@ function handle(msg) {
       if (app.tableId === msg.table) tableScreen?.update('game_over');
       break;
     }
+    case 'rematch': {
+      const table = app.tables.get(msg.table);
+      if (!table) break;
+      table.rematch = msg.rematch;
+      // Everyone said yes: the new table is there (its `table` came first).
+      if (msg.rematch.table !== null && app.tableId === msg.table && app.tables.has(msg.rematch.table)) {
+        app.openTable(msg.rematch.table);
+      } else if (app.tableId === msg.table) tableScreen?.update('game_over');
+      break;
+    }
     case 'hint':
       tableScreen?.showHint(msg);
       break;
@@ -339,7 +353,23 @@ function handle(msg) {
 
 // ---------------------------------------------------------------- routing
 
+/**
+ * Take the screen down to make room for `name` (the entry form replaces the page itself).
+ * @param {'lobby' | 'table' | 'account' | 'replay' | 'moderation'} name
+ */
+function enterScreen(name) {
+  lobbyScreen?.destroy();
+  lobbyScreen = null;
+  tableScreen?.destroy();
+  tableScreen = null;
+  accountScreen?.destroy();
+  accountScreen = null;
+  app.screen = name;
+  document.body.dataset.screen = name;
+}
+
 function route() {
+  if (location.hash === '#/help') return; // over the screen below (help.js)
   if (!app.conn || !app.i18nReady) return;
   if (!location.hash.startsWith('#/')) { app.openLobby(); return; }
   document.getElementById('boot')?.remove();
@@ -350,24 +380,16 @@ function route() {
   const replay = location.hash.match(/^#\/replay\/(\d+)(?:\/(\d+))?$/);
   const history = location.hash.match(/^#\/history\/([^/]+)$/);
   if (replay || history) {
-    lobbyScreen?.destroy();
-    tableScreen?.destroy();
-    lobbyScreen = tableScreen = null;
+    enterScreen('replay');
     app.tableId = null;
-    app.screen = 'replay';
-    document.body.dataset.screen = 'replay';
     pageScreen = replay ? new ReplayScreen(app, root, Number(replay[1]), replay[2] ? Number(replay[2]) : null)
       : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
     return;
   }
   moderationScreen = null;
   if (location.hash === '#/moderation') {
-    lobbyScreen?.destroy();
-    tableScreen?.destroy();
-    lobbyScreen = tableScreen = null;
+    enterScreen('moderation');
     app.tableId = null;
-    app.screen = 'moderation';
-    document.body.dataset.screen = 'moderation';
     moderationScreen = new ModerationScreen(app, root);
     return;
   }
@@ -375,10 +397,7 @@ function route() {
     const id = Number(match[1]);
     app.tableId = id;
     if (app.screen !== 'table') {
-      lobbyScreen?.destroy();
-      lobbyScreen = null;
-      app.screen = 'table';
-      document.body.dataset.screen = 'table';
+      enterScreen('table');
       tableScreen = new TableScreen(app, root);
       window.__rommeTable = tableScreen;
     }
@@ -388,17 +407,21 @@ function route() {
     return;
   }
   app.tableId = null;
+  if (location.hash === '#/account') {
+    if (app.screen !== 'account') {
+      enterScreen('account');
+      accountScreen = new AccountScreen(app, root);
+    }
+    return;
+  }
   if (app.screen !== 'lobby') {
-    tableScreen?.destroy();
-    tableScreen = null;
-    app.screen = 'lobby';
-    document.body.dataset.screen = 'lobby';
+    enterScreen('lobby');
     lobbyScreen = new LobbyScreen(app, root);
   }
   lobbyScreen?.update('all');
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => { followHelpRoute(); route(); });
 window.addEventListener('online', () => app.conn?.retryNow());
 document.addEventListener('visibilitychange', () => { if (!document.hidden) app.conn?.retryNow(); });
 onLanguageChange(() => {
@@ -407,6 +430,7 @@ onLanguageChange(() => {
   tableScreen?.update('language');
   pageScreen?.update('language');
   moderationScreen?.update('language');
+  accountScreen?.update('language');
 });
 
 async function boot() {
@@ -419,6 +443,7 @@ async function boot() {
   app.i18nReady = true;
   showConnState();
   if (app.conn) route(); else showEntry();
+  followHelpRoute();
 }
 
 boot();

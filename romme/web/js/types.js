@@ -126,6 +126,13 @@
  * @property {ChatMessage[]} chat
  * @property {number} [free_seats]
  * @property {{ratings?: Ratings} | null} [game_over]
+ * @property {Rematch | null} [rematch]
+ */
+
+/**
+ * The rematch offer of a finished table (`rematch` message).
+ * @typedef {{status: 'open' | 'accepted' | 'declined' | 'expired', accepted: number[], declined: number[],
+ *   waiting_for: number[], deadline: number, table: number | null}} Rematch
  */
 
 /**

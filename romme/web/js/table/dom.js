@@ -6,6 +6,7 @@
 import { t, translateDom } from '../i18n.js';
 import { setSound, soundOn } from '../sound.js';
 import { h, languagePicker } from '../ui.js';
+import { helpButton } from '../help.js';
 import { chatForm, limitChat } from '../widgets.js';
 
 /** @import { TableScreen } from './screen.js' */
@@ -64,6 +65,7 @@ export function buildTable(screen) {
     h('div.side-buttons', info, invite, results, leave),
     h('div.side-lang', languagePicker(),
       h('button.small.ghost', { id: 'keys-help', onclick: () => screen.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
+      helpButton('help-link'),
       h('button.small.ghost', {
         id: 'sound', 'aria-pressed': String(soundOn()), 'data-i18n': 'table.sound',
         onclick: (/** @type {MouseEvent & {currentTarget: HTMLElement}} */ e) => {

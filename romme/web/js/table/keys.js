@@ -11,7 +11,7 @@ import { draw, knock, layCards, showTargets } from './moves.js';
 
 /** @import { TableScreen } from './screen.js' */
 
-const KEY_HELP = ['keys.draw', 'keys.take_discard', 'keys.move_focus', 'keys.move_card', 'keys.discard', 'keys.pick', 'keys.lay', 'keys.knock', 'keys.hint'];
+export const KEY_HELP = ['keys.draw', 'keys.take_discard', 'keys.move_focus', 'keys.move_card', 'keys.discard', 'keys.pick', 'keys.lay', 'keys.knock', 'keys.hint'];
 
 /**
  * A key on a hand card.

@@ -8,6 +8,7 @@ import { cardName, cardSVG } from '../cards.js';
 import { currentLanguage, t } from '../i18n.js';
 import { h } from '../ui.js';
 import { sheetTable } from '../replay/sheet.js';
+import { rematchPart } from './rematch.js';
 import { scoreNumber } from './state.js';
 
 /** @import { RoundResult } from '../types.js' */
@@ -55,7 +56,7 @@ export function renderSummary(screen) {
   // Drawn again only when it changes: the others' moves must not replace the
   // buttons under the pointer of a player who watches on.
   const content = JSON.stringify([result.round_no, why, v.phase === 'game_over', v.active, v.results.length, nextRound,
-    state.nextSent === v.round_no, table.game_over?.ratings, table.seats, currentLanguage()]);
+    state.nextSent === v.round_no, table.game_over?.ratings, table.seats, table.rematch, currentLanguage()]);
   if (content === state.summaryContent && overlay.firstChild) { renderCountdown(screen); return; }
   state.summaryContent = content;
   const rows = [];
@@ -74,6 +75,8 @@ export function renderSummary(screen) {
   const buttons = [];
   if (gameOver) {
     buttons.push(h('button.primary.big', { id: 'summary-lobby', onclick: () => app.openLobby() }, t('summary.back_to_lobby')));
+    const rematch = rematchPart(screen);
+    if (rematch) buttons.push(rematch);
   } else if (eliminated) {
     // Out of the game: Exit to the lobby, or stay and watch the others play on.
     buttons.push(h('button.primary.big', { id: 'summary-exit', onclick: () => screen.exit() }, t('summary.exit')));
