@@ -55,12 +55,19 @@ def kinds() -> list[Kind]:
         Kind("classic, 2 players, limit 500", {"seats": 2, "point_limit": 500}, humans=2),
         Kind(
             "classic with the knock, 3 players",
-            {"seats": 3, "knock": True, "point_limit": 1},
+            # A knock can end a round within a few moves: a limit no round reaches
+            # keeps the game going through the restart.
+            {"seats": 3, "knock": True, "point_limit": 500},
             humans=3,
         ),
         Kind(
             "classic with the knock, 4 seats, two computer opponents",
-            {"seats": 4, "knock": True, "bots": {"2": "casual", "3": "beginner"}, "point_limit": 1},
+            {
+                "seats": 4,
+                "knock": True,
+                "bots": {"2": "casual", "3": "beginner"},
+                "point_limit": 500,
+            },
             humans=2,
         ),
         Kind(
