@@ -1,6 +1,6 @@
 """The account page (change the password, the sessions, log out everywhere, export,
 delete), the help page from the entry form, the lobby and a running table, on
-phone and desktop, in two languages, and the rematch at game over."""
+phone and desktop, in all five languages, and the rematch at game over."""
 
 from __future__ import annotations
 
@@ -142,6 +142,25 @@ def test_help_page_from_every_screen(
     # The table is still there, with the hand, after the help closes.
     assert page.locator("#hand .hand-card").count() > 0
     assert page.evaluate("location.hash").startswith("#/table/")
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale"),
+    [("en", "en-GB"), ("de", "de-DE"), ("es", "es-ES"), ("nl", "nl-NL"), ("pt", "pt-BR")],
+)
+def test_the_help_page_speaks_the_players_language(
+    server: str, new_context: Any, lang: str, locale: str
+) -> None:
+    """The rules, the controls and the keys, each in the browser's language."""
+    texts = _catalog(lang)
+    page = new_context(f"help-text-{lang}", viewport=PHONE, locale=locale)
+    page.goto(server + "/#/help")
+    page.wait_for_selector(".dialog.help")
+    body = page.inner_text(".dialog.help")
+    keys = [k for k in texts if k.startswith(("help.rules_", "help.controls_"))]
+    assert len(keys) >= 10, keys
+    missing = [k for k in [*keys, "help.title", "keys.draw"] if texts[k] not in body]
+    assert not missing, (lang, missing)
 
 
 def _play_badly_together(pages: list[Any], limit: float = 240) -> None:
