@@ -19,6 +19,7 @@ from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
 from romme.store.models import GameResult, GameSeat, GameTable, Player
+from romme.store.statistics import record_statistics, statistics_of
 from romme.store.tables import table_actions
 
 __all__ = ["RECENT_GAMES", "ResultStore"]
@@ -145,6 +146,7 @@ class ResultStore(StoreCore):
                 finished_at=now,
             )
         )
+        await record_statistics(session, table, seat_players, winners, results, players)
         table.status = "finished"
         table.finished_at = now
         await session.flush()
@@ -206,6 +208,7 @@ class ResultStore(StoreCore):
                     .limit(RECENT_GAMES * 4)
                 )
             ).all()
+            progress = await statistics_of(session, player)
         recent: list[dict[str, Any]] = []
         by_game: dict[int, dict[str, Any]] = {}
         for row in rows:
@@ -232,6 +235,7 @@ class ResultStore(StoreCore):
             "games_won": player.games_won,
             "rating": ratings.shown(player.rating),
             "recent": recent,
+            **progress,
         }
 
     async def rankings(self, limit: int = 50) -> list[dict[str, Any]]:
