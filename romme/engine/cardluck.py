@@ -5,7 +5,7 @@ Two figures per dealt hand, both public once the round's seed is revealed:
 * **jokers**: how many jokers the hand holds. A hand is ``n`` cards drawn without
   replacement from the shoe of ``N = 110`` cards with ``K = 6`` jokers, so the
   count is hypergeometric: mean ``n K / N``, variance
-  ``n (K/N) (1 - K/N) (N - n) / (N - 1)`` (13 cards: 0.709 +- 0.778).
+  ``n (K/N) (1 - K/N) (N - n) / (N - 1)`` (13 cards: 0.709 and 0.597).
 * **meld-ready**: whether the hand, as dealt, can lay an opening at once: disjoint
   valid melds worth together at least the rules' ``opening_points`` (or one meld
   that much with ``opening_single_meld``), found by the exact solver

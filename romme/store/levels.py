@@ -15,7 +15,7 @@ A level is reached at a number of XP and never lost; the names are keys that
 clients translate (``level.<name>`` in the web client's catalogues).
 
 >>> level_of(0)["number"], level_of(299)["name"], level_of(300)["name"]
-(1, 'beginner', 'amateur')
+(1, 'beginner', 'apprentice')
 >>> level_of(10**9)["next_at"] is None
 True
 """
@@ -43,7 +43,7 @@ GAME_WON_XP = 50
 LEVELS: tuple[tuple[int, str], ...] = (
     (0, "newcomer"),
     (100, "beginner"),
-    (300, "amateur"),
+    (300, "apprentice"),
     (700, "regular"),
     (1_500, "skilled"),
     (3_000, "experienced"),

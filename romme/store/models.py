@@ -119,6 +119,8 @@ class Player(Base):
     games_won: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime]
     registered_at: Mapped[datetime | None]
+    xp: Mapped[int] = mapped_column(Integer, default=0, server_default="0", index=True)
+    """Experience points over every finished game (``romme.store.levels``)."""
 
 
 class GameTable(Base):
@@ -371,7 +373,6 @@ class PlayerStatistics(Base):
     :mod:`romme.store.statistics`)."""
 
     __tablename__ = "player_statistics"
-    __table_args__ = (Index("ix_player_statistics_preset_xp", "preset", "xp"),)
 
     player_id: Mapped[int] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), primary_key=True

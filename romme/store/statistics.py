@@ -134,6 +134,8 @@ async def record_statistics(
             for name in (*_SUMS, "biggest_win"):
                 setattr(rows[pid], name, 0)
             session.add(rows[pid])
+    xp_before = {pid: rows[pid].xp for pid in ids}
+    for pid in ids:
         row = rows[pid]
         row.games += 1
         row.xp += GAME_PLAYED_XP
@@ -172,6 +174,8 @@ async def record_statistics(
             row.meld_ready += int(luck.meld_ready)
             row.meld_ready_mean += luck.meld_ready_mean or 0.0
             row.meld_ready_variance += luck.meld_ready_variance or 0.0
+    for pid in ids:
+        players[pid].xp += rows[pid].xp - xp_before[pid]
 
 
 def _penalties(result: dict[str, Any], seats: int) -> list[int]:
@@ -272,54 +276,34 @@ class StatisticsStore(StoreCore):
         sums = dict(zip(_SUMS, values, strict=True))
         return {**card_luck(sums), "players": players or 0}
 
-    async def levels_of(self, player_ids: Sequence[int]) -> dict[int, int]:
-        """The level number of each of these players (1 for one without XP)."""
-        if not player_ids:
-            return {}
-        async with self._read() as session:
-            found = (
-                await session.execute(
-                    select(PlayerStatistics.player_id, func.sum(PlayerStatistics.xp))
-                    .where(PlayerStatistics.player_id.in_(set(player_ids)))
-                    .group_by(PlayerStatistics.player_id)
-                )
-            ).all()
-        xp = {int(pid): int(total) for pid, total in found}
-        return {pid: level_of(xp.get(pid, 0))["number"] for pid in player_ids}
-
     async def level_ranking(self, limit: int, me_id: int | None) -> dict[str, Any]:
         """``{"rankings": [row], "me": row | None}``, most XP first; equal XP
-        share a rank. A row is that of :meth:`rankings` with ``xp`` and ``level``.
-        ``me``: the row of ``me_id`` wherever it stands (``None`` if it is not
-        ranked)."""
+        share a rank. A row is that of ``Store.rankings`` with ``xp`` and
+        ``level``. ``me``: the row of ``me_id`` wherever it stands (``None`` if
+        it is not ranked)."""
         if not is_int(limit) or limit < 0:
             raise bad("limit must be a non-negative integer")
-        xp = func.coalesce(func.sum(PlayerStatistics.xp), 0).label("xp")
-        query = (
-            select(Player, xp)
-            .outerjoin(PlayerStatistics, PlayerStatistics.player_id == Player.id)
-            .where(*_eligible())
-            .group_by(Player.id)
-        )
         async with self._read() as session:
             found = (
-                await session.execute(
-                    query.order_by(xp.desc(), Player.rating.desc(), Player.nickname_key).limit(
-                        min(limit, 1000)
-                    )
+                await session.scalars(
+                    select(Player)
+                    .where(*_eligible())
+                    .order_by(Player.xp.desc(), Player.rating.desc(), Player.nickname_key)
+                    .limit(min(limit, 1000))
                 )
             ).all()
             me = None
             if me_id is not None:
-                mine = (await session.execute(query.where(Player.id == me_id))).one_or_none()
+                mine = await session.scalar(select(Player).where(Player.id == me_id, *_eligible()))
                 if mine is not None:
-                    above = query.having(xp > mine[1]).subquery()
-                    ahead = await session.scalar(select(func.count()).select_from(above))
-                    me = _level_row(mine[0], int(mine[1]), (ahead or 0) + 1)
+                    ahead = await session.scalar(
+                        select(func.count()).where(Player.xp > mine.xp, *_eligible())
+                    )
+                    me = _level_row(mine, (ahead or 0) + 1)
         rows: list[dict[str, Any]] = []
-        for position, (player, points) in enumerate(found, start=1):
-            same = rows and rows[-1]["xp"] == points
-            rows.append(_level_row(player, int(points), rows[-1]["rank"] if same else position))
+        for position, player in enumerate(found, start=1):
+            same = rows and rows[-1]["xp"] == player.xp
+            rows.append(_level_row(player, rows[-1]["rank"] if same else position))
         return {"rankings": rows, "me": me}
 
     async def rating_position(self, me_id: int) -> dict[str, Any] | None:
@@ -359,6 +343,6 @@ def _rating_row(player: Player, rank: int) -> dict[str, Any]:
     }
 
 
-def _level_row(player: Player, xp: int, rank: int) -> dict[str, Any]:
+def _level_row(player: Player, rank: int) -> dict[str, Any]:
     """A row of the rankings by level: a rating row with ``xp`` and ``level``."""
-    return {**_rating_row(player, rank), "xp": xp, "level": level_of(xp)["number"]}
+    return {**_rating_row(player, rank), "xp": player.xp, "level": level_of(player.xp)["number"]}

@@ -82,7 +82,7 @@ def test_levels() -> None:
     assert [level_of(needed)["number"] for needed, _ in LEVELS] == list(range(1, 11))
     assert level_of(LEVELS[3][0] - 1) == {
         "number": 3,
-        "name": "amateur",
+        "name": "apprentice",
         "xp_from": LEVELS[2][0],
         "next_at": LEVELS[3][0],
     }
@@ -169,6 +169,9 @@ async def test_statistics_of_played_games(store: Store) -> None:
             assert got["win_rate"] == want["wins"]
         total_xp = sum(want["xp"] for _, want in parts)
         assert info["xp"] == total_xp and info["level"] == level_of(total_xp)
+        record = await store.get_player(players[seat].id)
+        assert record is not None and record.xp == total_xp
+        assert record.to_json()["level"] == level_of(total_xp)["number"]
         overall = info["stats"]["overall"]
         assert overall["games"] == 2 and overall["xp"] == total_xp
         after = [classic[3][seat], three[3][seat]]

@@ -6,6 +6,7 @@ import { moderationLink } from './moderation.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 import { friendsPanel, renderFriends, socialButtons } from './friends.js';
 import { helpButton } from './help.js';
+import { levelBadge } from './levels.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
 /** The turn times the new-game dialog offers, in seconds. */
@@ -37,7 +38,8 @@ export class LobbyScreen {
     const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
-      h('div.topbar-right', h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
+      h('div.topbar-right', h('a.top-link', { href: '#/rankings/rating', id: 'rankings-link', 'data-i18n': 'rankings.title' }),
+        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });
@@ -98,7 +100,7 @@ export class LobbyScreen {
       const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
       const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
         s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
-          : s.nickname ? [avatar(s.nickname), s.nickname] : t('lobby.free_seat')));
+          : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
       const actions = [];
       if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
       if (canJoin) {
@@ -134,7 +136,7 @@ export class LobbyScreen {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
         'aria-label': t('info.show', { name: p.nickname }),
-      }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
+      }, avatar(p.nickname), h('span', p.nickname), levelBadge(p.level), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
   }

@@ -1,4 +1,5 @@
-"""Players' statistics, experience and card luck per preset.
+"""Players' statistics, experience and card luck per preset, and their experience
+points in all.
 
 Revision ID: r0006
 Revises: r0005
@@ -53,11 +54,13 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("player_id", "preset", name=op.f("pk_player_statistics")),
     )
-    op.create_index(
-        "ix_player_statistics_preset_xp", "player_statistics", ["preset", "xp"], unique=False
-    )
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("xp", sa.Integer(), server_default="0", nullable=False))
+        batch.create_index(op.f("ix_players_xp"), ["xp"], unique=False)
 
 
 def downgrade() -> None:
-    op.drop_index("ix_player_statistics_preset_xp", table_name="player_statistics")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_index(op.f("ix_players_xp"))
+        batch.drop_column("xp")
     op.drop_table("player_statistics")
