@@ -199,7 +199,13 @@ def test_migrations_ship_inside_the_package() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["romme.store.accounts", "romme.store.ratings", "romme.store.records", "romme.store.errors"],
+    [
+        "romme.store.accounts",
+        "romme.store.ratings",
+        "romme.store.records",
+        "romme.store.errors",
+        "romme.store.levels",
+    ],
 )
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
