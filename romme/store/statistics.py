@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from romme.engine.cardluck import hand_luck, spread
 from romme.engine.fairness import deal_from_seed, round_seed
 from romme.engine.rules import Rules
-from romme.store import accounts, ratings
+from romme.store import ratings
 from romme.store.core import RELEASED, StoreCore, bad, is_int
 from romme.store.levels import (
     GAME_PLAYED_XP,
@@ -34,11 +34,15 @@ from romme.store.models import GameTable, Player, PlayerStatistics, TableAction
 
 __all__ = [
     "PRESETS",
+    "STATISTICS_COLUMNS",
     "StatisticsStore",
     "card_luck",
     "dealt_hands",
+    "empty_statistics",
+    "merge",
     "record_statistics",
     "statistics_of",
+    "tally_game",
 ]
 
 PRESETS = ("classic", "three-rounds")
@@ -64,6 +68,8 @@ _SUMS = (
 )
 """The columns that add up over presets (``biggest_win`` and ``best_rating``
 take the maximum)."""
+STATISTICS_COLUMNS = (*_SUMS, "biggest_win", "best_rating")
+"""Every column of a statistics row but its key."""
 
 
 def dealt_hands(
@@ -98,6 +104,82 @@ def dealt_hands(
                 active[seat] = False
 
 
+def tally_game(
+    rules_json: Any,
+    match_seed: bytes,
+    seat_players: Sequence[int],
+    winners: Sequence[int],
+    results: Sequence[Any],
+    actions: Sequence[Any],
+    ratings_after: dict[int, int | None],
+) -> tuple[str, dict[int, PlayerStatistics]]:
+    """What one finished game adds to each of its players' statistics: the preset
+    and, per player, a detached :class:`PlayerStatistics` holding the game's own
+    figures (``best_rating``: the shown rating after the game, from
+    ``ratings_after``; ``None`` for guests). :func:`merge` adds it to a stored row."""
+    try:
+        rules = Rules.from_json(rules_json)
+    except (TypeError, ValueError):
+        rules = Rules.classic()
+    preset = rules.name if rules.name in PRESETS else "classic"
+    tallies = {pid: empty_statistics(pid, preset) for pid in sorted(set(seat_players))}
+    for pid, tally in tallies.items():
+        tally.games = 1
+        tally.xp = GAME_PLAYED_XP
+        if any(seat_players[s] == pid for s in winners):
+            tally.wins = 1
+            tally.xp += GAME_WON_XP
+        tally.best_rating = ratings_after.get(pid)
+    seats = len(seat_players)
+    for action in actions:
+        if isinstance(action, dict) and action.get("type") == "knock":
+            seat = action.get("seat")
+            if isinstance(seat, int) and 0 <= seat < seats:
+                tallies[seat_players[seat]].knocks += 1
+    rounds = [r if isinstance(r, dict) else {} for r in results]
+    for index, seat, hand in dealt_hands(rules, seats, match_seed, rounds):
+        tally = tallies[seat_players[seat]]
+        penalties = _penalties(rounds[index], seats)
+        tally.rounds_played += 1
+        tally.xp += ROUND_PLAYED_XP
+        tally.penalty_points += penalties[seat]
+        if rounds[index].get("winner") == seat:
+            tally.rounds_won += 1
+            tally.xp += ROUND_WON_XP
+            if rounds[index].get("hand_rummy") is True:
+                tally.hand_rummies += 1
+                tally.xp += HAND_RUMMY_XP
+            tally.biggest_win = max(tally.biggest_win, sum(penalties))
+        luck = hand_luck(hand, rules)
+        tally.hands += 1
+        tally.jokers += luck.jokers
+        tally.jokers_mean += luck.jokers_mean
+        tally.jokers_variance += luck.jokers_variance
+        if luck.meld_ready is not None:
+            tally.tabled_hands += 1
+            tally.meld_ready += int(luck.meld_ready)
+            tally.meld_ready_mean += luck.meld_ready_mean or 0.0
+            tally.meld_ready_variance += luck.meld_ready_variance or 0.0
+    return preset, tallies
+
+
+def merge(row: PlayerStatistics, tally: PlayerStatistics) -> None:
+    """Add ``tally`` (one game's figures, :func:`tally_game`) to ``row``."""
+    for name in _SUMS:
+        setattr(row, name, getattr(row, name) + getattr(tally, name))
+    row.biggest_win = max(row.biggest_win, tally.biggest_win)
+    if tally.best_rating is not None:
+        row.best_rating = max(row.best_rating or tally.best_rating, tally.best_rating)
+
+
+def empty_statistics(player_id: int, preset: str) -> PlayerStatistics:
+    """A statistics row with nothing counted yet."""
+    row = PlayerStatistics(player_id=player_id, preset=preset, best_rating=None)
+    for name in (*_SUMS, "biggest_win"):
+        setattr(row, name, 0)
+    return row
+
+
 async def record_statistics(
     session: AsyncSession,
     table: GameTable,
@@ -109,73 +191,34 @@ async def record_statistics(
     """Add a finished game to its players' statistics, experience and card luck
     (in the caller's transaction: ``Store.finish_game`` runs this once per game).
     ``players`` are the seats' players with their new ratings."""
-    try:
-        rules = Rules.from_json(table.rules)
-    except (TypeError, ValueError):
-        rules = Rules.classic()
-    preset = rules.name if rules.name in PRESETS else "classic"
     actions = (
         await session.scalars(select(TableAction.action).where(TableAction.table_id == table.id))
     ).all()
-    ids = sorted(set(seat_players))
+    after = {
+        pid: None if player.guest else ratings.shown(player.rating)
+        for pid, player in players.items()
+    }
+    preset, tallies = tally_game(
+        table.rules, table.match_seed, seat_players, winners, results, actions, after
+    )
     rows = {
         row.player_id: row
         for row in (
             await session.scalars(
                 select(PlayerStatistics).where(
-                    PlayerStatistics.player_id.in_(ids), PlayerStatistics.preset == preset
+                    PlayerStatistics.player_id.in_(list(tallies)),
+                    PlayerStatistics.preset == preset,
                 )
             )
         ).all()
     }
-    for pid in ids:
-        if pid not in rows:
-            rows[pid] = PlayerStatistics(player_id=pid, preset=preset)
-            for name in (*_SUMS, "biggest_win"):
-                setattr(rows[pid], name, 0)
-            session.add(rows[pid])
-    xp_before = {pid: rows[pid].xp for pid in ids}
-    for pid in ids:
-        row = rows[pid]
-        row.games += 1
-        row.xp += GAME_PLAYED_XP
-        if any(seat_players[s] == pid for s in winners):
-            row.wins += 1
-            row.xp += GAME_WON_XP
-        player = players[pid]
-        if not player.guest:
-            shown = ratings.shown(player.rating)
-            row.best_rating = max(row.best_rating or shown, shown)
-    for action in actions:
-        if action.get("type") == "knock" and 0 <= action.get("seat", -1) < len(seat_players):
-            rows[seat_players[action["seat"]]].knocks += 1
-    seats = len(seat_players)
-    results = [r if isinstance(r, dict) else {} for r in results]
-    for index, seat, hand in dealt_hands(rules, seats, table.match_seed, results):
-        row = rows[seat_players[seat]]
-        penalties = _penalties(results[index], seats)
-        row.rounds_played += 1
-        row.xp += ROUND_PLAYED_XP
-        row.penalty_points += penalties[seat]
-        if results[index].get("winner") == seat:
-            row.rounds_won += 1
-            row.xp += ROUND_WON_XP
-            if results[index].get("hand_rummy") is True:
-                row.hand_rummies += 1
-                row.xp += HAND_RUMMY_XP
-            row.biggest_win = max(row.biggest_win, sum(penalties))
-        luck = hand_luck(hand, rules)
-        row.hands += 1
-        row.jokers += luck.jokers
-        row.jokers_mean += luck.jokers_mean
-        row.jokers_variance += luck.jokers_variance
-        if luck.meld_ready is not None:
-            row.tabled_hands += 1
-            row.meld_ready += int(luck.meld_ready)
-            row.meld_ready_mean += luck.meld_ready_mean or 0.0
-            row.meld_ready_variance += luck.meld_ready_variance or 0.0
-    for pid in ids:
-        players[pid].xp += rows[pid].xp - xp_before[pid]
+    for pid, tally in tallies.items():
+        row = rows.get(pid)
+        if row is None:
+            row = empty_statistics(pid, preset)
+            session.add(row)
+        merge(row, tally)
+        players[pid].xp += tally.xp
 
 
 def _penalties(result: dict[str, Any], seats: int) -> list[int]:
@@ -320,15 +363,6 @@ class StatisticsStore(StoreCore):
                 select(func.count()).where(Player.rating >= edge, *_eligible())
             )
         return _rating_row(player, (ahead or 0) + 1)
-
-    async def player_id_of(self, nickname: str) -> int | None:
-        """The id of the player with this nickname, if any."""
-        key = accounts.lookup_key(nickname)
-        if key is None:
-            return None
-        async with self._read() as session:
-            player = await self._player_by_key(session, key)
-        return None if player is None else player.id
 
 
 def _rating_row(player: Player, rank: int) -> dict[str, Any]:

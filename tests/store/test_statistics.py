@@ -8,6 +8,8 @@ import math
 from typing import Any
 
 import pytest
+from alembic import command
+from sqlalchemy import Connection, select
 
 from romme.engine.actions import Knock, NextRound
 from romme.engine.cardluck import MELD_READY_ODDS, hand_luck, joker_odds, meld_key
@@ -17,7 +19,10 @@ from romme.engine.game import Game
 from romme.engine.reference import play_game
 from romme.engine.rules import Rules
 from romme.store import PlayerRecord, Store
+from romme.store.database import writer
 from romme.store.levels import LEVELS, level_of
+from romme.store.migrate import alembic_config
+from romme.store.models import Player, PlayerStatistics
 from romme.store.statistics import dealt_hands
 
 KNOCKING = Rules.classic(knock=True, point_limit=60)
@@ -201,3 +206,29 @@ async def test_statistics_of_played_games(store: Store) -> None:
     table = await store.rankings(10)
     assert position is not None
     assert position == next(row for row in table if row["nickname"] == "Anna")
+
+
+async def statistics_rows(store: Store) -> tuple[list[Any], list[Any]]:
+    """Every statistics row (floats to 9 places) and every player's XP."""
+    async with store._engine.connect() as connection:
+        rows = (await connection.execute(select(PlayerStatistics.__table__))).all()
+        xp = (await connection.execute(select(Player.id, Player.xp).order_by(Player.id))).all()
+    rounded = [tuple(round(v, 9) if isinstance(v, float) else v for v in row) for row in rows]
+    return sorted(rounded), list(xp)
+
+
+@pytest.mark.asyncio
+async def test_the_migration_counts_the_games_finished_before_it(store: Store) -> None:
+    players = [await store.register(name, "password1") for name in ("Anna", "Ben", "Cleo")]
+    await finished(store, KNOCKING, players, b"k" * 32)
+    await finished(store, KNOCKING, players[:2], b"m" * 32)
+    counted = await statistics_rows(store)
+    assert len(counted[0]) == 3 and all(xp > 0 for _, xp in counted[1])
+
+    def down_and_up(connection: Connection) -> None:
+        command.downgrade(alembic_config(connection=connection), "r0005")
+        command.upgrade(alembic_config(connection=connection), "head")
+
+    async with writer(store._engine).begin() as connection:
+        await connection.run_sync(down_and_up)
+    assert await statistics_rows(store) == counted
