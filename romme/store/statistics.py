@@ -11,6 +11,7 @@ them; the card-luck figures are those of :mod:`romme.engine.cardluck`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -198,8 +199,10 @@ async def record_statistics(
         pid: None if player.guest else ratings.shown(player.rating)
         for pid, player in players.items()
     }
-    preset, tallies = tally_game(
-        table.rules, table.match_seed, seat_players, winners, results, actions, after
+    # Judging every dealt hand takes some 0.3 ms a hand (bench/bench_statistics.py):
+    # a worker thread does it, so that the other tables' moves go on meanwhile.
+    preset, tallies = await asyncio.to_thread(
+        tally_game, table.rules, table.match_seed, seat_players, winners, results, actions, after
     )
     rows = {
         row.player_id: row
