@@ -109,6 +109,9 @@ def test_rankings_profile_and_card_luck(played: Played, new_context: Any) -> Non
     shot(page, "rankings-phone")
     # Player info at the table's and the lobby's dialog leads to the profile.
     page.evaluate("() => { location.hash = '#/lobby'; }")
+    page.wait_for_selector("#rankings-link")
+    every_language(page, "lobby", lambda _lang: no_sideways_scroll(page))
+    shot(page, "lobby-phone")
     page.click(f"#player-list .player-link:has-text('{NICKNAME}')")
     page.wait_for_selector(".info-dialog #level-progress")
     page.click("#info-profile")
