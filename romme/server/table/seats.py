@@ -39,7 +39,8 @@ class SeatState:
     """The player timed out too often: a computer opponent plays until they are back."""
     timeouts: int = 0
     level: int | None = None
-    """The player's level when it sat down (shown beside the nickname)."""
+    """The player's level as its connection knew it when it sat down (shown
+    beside the nickname)."""
 
     @property
     def taken(self) -> bool:
