@@ -43,6 +43,7 @@ __all__ = [
     "merge",
     "record_statistics",
     "statistics_of",
+    "tally_ahead",
     "tally_game",
 ]
 
@@ -181,6 +182,37 @@ def empty_statistics(player_id: int, preset: str) -> PlayerStatistics:
     return row
 
 
+Tally = tuple[str, dict[int, PlayerStatistics]]
+"""A game's preset and what it adds for each of its players (:func:`tally_game`)."""
+
+
+async def tally_ahead(
+    store: StoreCore,
+    table_id: int,
+    seat_players: Sequence[int],
+    winners: Sequence[int],
+    results: Sequence[dict[str, Any]],
+) -> Tally | None:
+    """What a finished game adds to the statistics, worked out before the write
+    transaction that stores its result: judging every dealt hand takes some 0.3 ms
+    a hand (bench/bench_statistics.py), which must hold neither the database's
+    write lock nor the event loop (a worker thread does it). ``None`` if there is
+    no such table (the write transaction then refuses the game)."""
+    async with store._read() as session:
+        table = await session.get(GameTable, table_id)
+        if table is None:
+            return None
+        rules, match_seed = table.rules, table.match_seed
+        actions = (
+            await session.scalars(
+                select(TableAction.action).where(TableAction.table_id == table_id)
+            )
+        ).all()
+    return await asyncio.to_thread(
+        tally_game, rules, match_seed, seat_players, winners, results, actions, {}
+    )
+
+
 async def record_statistics(
     session: AsyncSession,
     table: GameTable,
@@ -188,22 +220,22 @@ async def record_statistics(
     winners: Sequence[int],
     results: Sequence[dict[str, Any]],
     players: dict[int, Player],
+    tallied: Tally | None = None,
 ) -> None:
     """Add a finished game to its players' statistics, experience and card luck
     (in the caller's transaction: ``Store.finish_game`` runs this once per game).
-    ``players`` are the seats' players with their new ratings."""
-    actions = (
-        await session.scalars(select(TableAction.action).where(TableAction.table_id == table.id))
-    ).all()
-    after = {
-        pid: None if player.guest else ratings.shown(player.rating)
-        for pid, player in players.items()
-    }
-    # Judging every dealt hand takes some 0.3 ms a hand (bench/bench_statistics.py):
-    # a worker thread does it, so that the other tables' moves go on meanwhile.
-    preset, tallies = await asyncio.to_thread(
-        tally_game, table.rules, table.match_seed, seat_players, winners, results, actions, after
-    )
+    ``players`` are the seats' players with their new ratings; ``tallied`` the
+    game's figures from :func:`tally_ahead` (worked out here if not given)."""
+    if tallied is None:
+        actions = (
+            await session.scalars(
+                select(TableAction.action).where(TableAction.table_id == table.id)
+            )
+        ).all()
+        tallied = await asyncio.to_thread(
+            tally_game, table.rules, table.match_seed, seat_players, winners, results, actions, {}
+        )
+    preset, tallies = tallied
     rows = {
         row.player_id: row
         for row in (
@@ -216,12 +248,14 @@ async def record_statistics(
         ).all()
     }
     for pid, tally in tallies.items():
+        player = players[pid]
+        tally.best_rating = None if player.guest else ratings.shown(player.rating)
         row = rows.get(pid)
         if row is None:
             row = empty_statistics(pid, preset)
             session.add(row)
         merge(row, tally)
-        players[pid].xp += tally.xp
+        player.xp += tally.xp
 
 
 def _penalties(result: dict[str, Any], seats: int) -> list[int]:
