@@ -290,8 +290,10 @@ async def me(request: Request) -> Response:
     player = await state.session_player(request)
     if player is None:
         return _error("not_authenticated", "log in first")
-    moderator = await state.open_store().is_moderator(player.id)
-    return JSONResponse({"player": player.to_json(), "moderator": moderator})
+    store = state.open_store()
+    moderator = await store.is_moderator(player.id)
+    progress = await store.player_statistics(player.id)
+    return JSONResponse({"player": player.to_json(), "moderator": moderator, **progress})
 
 
 async def player_info(request: Request) -> Response:
@@ -311,12 +313,25 @@ async def game_log(request: Request) -> Response:
     return JSONResponse(data)
 
 
+RANKINGS = ("rating", "level")
+"""The orders ``/api/rankings?by=`` knows (``rating`` without ``by``)."""
+
+
 async def rankings(request: Request) -> Response:
     try:
         limit = max(1, min(100, int(request.query_params.get("limit", "50"))))
     except ValueError:
         return _error("bad_message", "limit must be a number from 1 to 100")
-    return JSONResponse({"rankings": await server_state(request).open_store().rankings(limit)})
+    by = request.query_params.get("by", "rating")
+    if by not in RANKINGS:
+        return _error("no_such_ranking", f"rankings are by {' or '.join(RANKINGS)}")
+    state = server_state(request)
+    store = state.open_store()
+    me = await state.session_player(request)
+    if by == "level":
+        return JSONResponse(await store.level_ranking(limit, None if me is None else me.id))
+    mine = None if me is None else await store.rating_position(me.id)
+    return JSONResponse({"rankings": await store.rankings(limit), "me": mine})
 
 
 async def tables(request: Request) -> Response:

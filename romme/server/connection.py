@@ -61,6 +61,8 @@ class Connection:
         self.queue_limit = queue_limit
         self.player_id = player.id
         self.nickname = player.nickname
+        self.level = player.level
+        """The player's level when it connected (shown beside its nickname at a table)."""
         self.tables: set[int] = set()
         self.hidden: set[str] = set()
         """The nicknames this connection's player has blocked: their chat lines and

@@ -254,7 +254,7 @@ class Hub:
                 f"table(s), the most one may: start or leave one first",
             )
         seats = [SeatState() for _ in range(settings.seats)]
-        seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname)
+        seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname, level=conn.level)
         for seat, level in settings.bots.items():
             seats[seat] = SeatState(bot=level)
         table = await self.open_table(conn.player_id, conn.nickname, settings, seats)

@@ -138,7 +138,7 @@ class Rematches:
         seats = [
             SeatState(bot=s.bot)
             if s.bot is not None
-            else SeatState(player_id=s.player_id, nickname=s.nickname)
+            else SeatState(player_id=s.player_id, nickname=s.nickname, level=s.level)
             for s in old.seats
         ]
         table = await self.open_table(old.host_id, old.host, old.settings, seats)

@@ -130,6 +130,7 @@ class StoreCore:
             rating=ratings.ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA),
             games_played=0,
             games_won=0,
+            xp=0,
             created_at=now,
             registered_at=None if guest or bot_level is not None else now,
         )
@@ -198,6 +199,7 @@ def player_record(player: Player) -> PlayerRecord:
         sigma=player.sigma,
         games_played=player.games_played,
         games_won=player.games_won,
+        xp=player.xp,
         released=released(player),
     )
 

@@ -43,6 +43,7 @@ __all__ = [
     "ModerationEntry",
     "Moderator",
     "Player",
+    "PlayerStatistics",
     "RateCounter",
     "Report",
     "Sanction",
@@ -118,6 +119,8 @@ class Player(Base):
     games_won: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime]
     registered_at: Mapped[datetime | None]
+    xp: Mapped[int] = mapped_column(Integer, default=0, server_default="0", index=True)
+    """Experience points over every finished game (``romme.store.levels``)."""
 
 
 class GameTable(Base):
@@ -361,3 +364,38 @@ class GameAnalysis(Base):
     finished_at: Mapped[datetime | None]
     result: Mapped[dict[str, Any] | None]
     """``{"seats", "decisions", "marks"}`` once done."""
+
+
+class PlayerStatistics(Base):
+    """A player's statistics, experience and card luck over the finished games of
+    one preset (``classic`` or ``three-rounds``), kept up to date by
+    ``Store.finish_game`` in the same transaction as the result (see
+    :mod:`romme.store.statistics`)."""
+
+    __tablename__ = "player_statistics"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    preset: Mapped[str] = mapped_column(String(20), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    rounds_played: Mapped[int] = mapped_column(Integer, default=0)
+    rounds_won: Mapped[int] = mapped_column(Integer, default=0)
+    hand_rummies: Mapped[int] = mapped_column(Integer, default=0)
+    knocks: Mapped[int] = mapped_column(Integer, default=0)
+    penalty_points: Mapped[int] = mapped_column(Integer, default=0)
+    biggest_win: Mapped[int] = mapped_column(Integer, default=0)
+    """The most penalty points the others took in one round this player won."""
+    xp: Mapped[int] = mapped_column(Integer, default=0)
+    best_rating: Mapped[int | None] = mapped_column(Integer)
+    """The best shown rating after a game of this preset (kept ratings only)."""
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    jokers: Mapped[int] = mapped_column(Integer, default=0)
+    jokers_mean: Mapped[float] = mapped_column(Float, default=0.0)
+    jokers_variance: Mapped[float] = mapped_column(Float, default=0.0)
+    tabled_hands: Mapped[int] = mapped_column(Integer, default=0)
+    """Hands dealt under meld rules with known meld-ready odds."""
+    meld_ready: Mapped[int] = mapped_column(Integer, default=0)
+    meld_ready_mean: Mapped[float] = mapped_column(Float, default=0.0)
+    meld_ready_variance: Mapped[float] = mapped_column(Float, default=0.0)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
+from romme.store.levels import level_of
 from romme.store.ratings import shown
 
 TableStatus = Literal["waiting", "playing", "finished", "closed"]
@@ -28,7 +29,7 @@ class PlayerRecord:
     >>> anna = PlayerRecord(id=7, nickname="Anna", guest=False, is_bot=False, rating=25.04,
     ...                     mu=40.0, sigma=4.99, games_played=12, games_won=7)
     >>> anna.to_json()
-    {'id': 7, 'nickname': 'Anna', 'guest': False, 'rating': 2001}
+    {'id': 7, 'nickname': 'Anna', 'guest': False, 'rating': 2001, 'level': 1}
     """
 
     id: int
@@ -42,6 +43,8 @@ class PlayerRecord:
     sigma: float
     games_played: int
     games_won: int
+    xp: int = 0
+    """Experience points; the protocol shows the level they reach."""
     released: bool = False
     """A guest who logged out or whose session expired: its nickname is free and
     it is no longer a session."""
@@ -53,7 +56,13 @@ class PlayerRecord:
             "nickname": self.nickname,
             "guest": self.guest,
             "rating": shown(self.rating),
+            "level": self.level,
         }
+
+    @property
+    def level(self) -> int:
+        """The level number ``xp`` reaches."""
+        return int(level_of(self.xp)["number"])
 
 
 @dataclass(frozen=True, slots=True)

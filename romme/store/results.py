@@ -19,6 +19,7 @@ from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
 from romme.store.models import GameResult, GameSeat, GameTable, Player
+from romme.store.statistics import Tally, record_statistics, statistics_of, tally_ahead
 from romme.store.tables import table_actions
 
 __all__ = ["RECENT_GAMES", "ResultStore"]
@@ -49,9 +50,13 @@ class ResultStore(StoreCore):
         new ratings, and one game played. Calling it again for the same table
         returns the stored changes and changes nothing."""
         try:
+            tallied = await tally_ahead(self, table_id, seat_players, winners, results)
+        except (LookupError, TypeError, ValueError):
+            tallied = None  # a malformed result: the write transaction refuses it
+        try:
             async with self._write() as session:
                 return await self._finish_game(
-                    session, table_id, winners, totals, seat_players, results
+                    session, table_id, winners, totals, seat_players, results, tallied
                 )
         except IntegrityError:  # finished concurrently: the stored result stands
             async with self._read() as session:
@@ -68,6 +73,7 @@ class ResultStore(StoreCore):
         totals: Sequence[int],
         seat_players: Sequence[int],
         results: Sequence[dict[str, Any]],
+        tallied: Tally | None,
     ) -> dict[str, dict[str, float]]:
         table = await self._require_table(session, table_id, lock=True)
         stored = await session.get(GameResult, table_id)
@@ -145,6 +151,7 @@ class ResultStore(StoreCore):
                 finished_at=now,
             )
         )
+        await record_statistics(session, table, seat_players, winners, results, players, tallied)
         table.status = "finished"
         table.finished_at = now
         await session.flush()
@@ -206,6 +213,7 @@ class ResultStore(StoreCore):
                     .limit(RECENT_GAMES * 4)
                 )
             ).all()
+            progress = await statistics_of(session, player)
         recent: list[dict[str, Any]] = []
         by_game: dict[int, dict[str, Any]] = {}
         for row in rows:
@@ -232,6 +240,7 @@ class ResultStore(StoreCore):
             "games_won": player.games_won,
             "rating": ratings.shown(player.rating),
             "recent": recent,
+            **progress,
         }
 
     async def rankings(self, limit: int = 50) -> list[dict[str, Any]]:

@@ -42,6 +42,7 @@ from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.results import ResultStore
 from romme.store.sessions import SessionStore
+from romme.store.statistics import StatisticsStore
 from romme.store.tables import TABLE_STATUSES, TableStore
 
 __all__ = [
@@ -70,6 +71,7 @@ class Store(
     HistoryStore,
     FriendStore,
     AccountOwnerStore,
+    StatisticsStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

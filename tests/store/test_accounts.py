@@ -99,7 +99,13 @@ async def test_create_guest(store: Store) -> None:
     assert isinstance(anna, PlayerRecord)
     assert (anna.nickname, anna.guest, anna.is_bot) == ("Anna", True, False)
     assert (anna.games_played, anna.games_won, anna.rating) == (0, 0, 0.0)
-    assert anna.to_json() == {"id": anna.id, "nickname": "Anna", "guest": True, "rating": 1500}
+    assert anna.to_json() == {
+        "id": anna.id,
+        "nickname": "Anna",
+        "guest": True,
+        "rating": 1500,
+        "level": 1,
+    }
     assert await store.get_player(anna.id) == anna
     assert await store.find_player("aNNA") == anna
 

@@ -210,7 +210,17 @@ async def test_player_info(store: Store, clock: FakeClock) -> None:
         clock.advance(minutes=5)
     info = await store.player_info("ANNA")
     assert info is not None
-    assert set(info) == {"nickname", "guest", "games_played", "games_won", "rating", "recent"}
+    assert set(info) == {
+        "nickname",
+        "guest",
+        "games_played",
+        "games_won",
+        "rating",
+        "recent",
+        "xp",
+        "level",
+        "stats",
+    }
     assert (info["nickname"], info["guest"]) == ("Anna", False)
     assert (info["games_played"], info["games_won"]) == (12, 8)
     player = await store.get_player(anna.id)
@@ -227,7 +237,10 @@ async def test_player_info(store: Store, clock: FakeClock) -> None:
 @pytest.mark.asyncio
 async def test_player_info_of_a_new_guest(store: Store) -> None:
     await store.create_guest("Gast")
-    assert await store.player_info("gast") == {
+    info = await store.player_info("gast")
+    assert info is not None and info.pop("xp") == 0 and info.pop("level")["number"] == 1
+    assert info.pop("stats")["overall"]["games"] == 0
+    assert info == {
         "nickname": "Gast",
         "guest": True,
         "games_played": 0,

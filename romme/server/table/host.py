@@ -27,6 +27,7 @@ class Subscriber(Protocol):
 
     player_id: int
     nickname: str
+    level: int
     tables: set[int]
     """The ids of the tables this connection follows (the table adds and removes
     its own)."""

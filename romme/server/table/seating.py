@@ -81,6 +81,7 @@ class Seating:
             {
                 "seat": i,
                 "nickname": None if s.bot else s.nickname,
+                "level": None if s.bot else s.level,
                 "bot": s.bot,
                 "connected": s.bot is None and s.player_id is not None and self.connected(i),
                 "away": s.away,
@@ -163,7 +164,7 @@ class Seating:
         free = self.free_seats()
         if not free:
             raise ProtocolError("table_full")
-        self.seats[free[0]] = SeatState(player_id=pid, nickname=conn.nickname)
+        self.seats[free[0]] = SeatState(player_id=pid, nickname=conn.nickname, level=conn.level)
         await self._save_seats()
         for other in list(self.subscribers):
             if other.player_id == pid:

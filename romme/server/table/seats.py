@@ -38,6 +38,9 @@ class SeatState:
     away: bool = False
     """The player timed out too often: a computer opponent plays until they are back."""
     timeouts: int = 0
+    level: int | None = None
+    """The player's level as its connection knew it when it sat down (shown
+    beside the nickname)."""
 
     @property
     def taken(self) -> bool:
@@ -58,6 +61,7 @@ class SeatState:
             "nickname": self.nickname,
             "bot": self.bot,
             "left": self.left,
+            "level": self.level,
         }
 
     @classmethod
@@ -69,6 +73,7 @@ class SeatState:
             nickname=data.get("nickname"),
             bot=data.get("bot"),
             left=bool(data.get("left", False)),
+            level=data.get("level") if isinstance(data.get("level"), int) else None,
         )
 
 

@@ -13,7 +13,8 @@
 /**
  * A player's public record (GET /api/players/NAME).
  * @typedef {Player & {games_played: number, games_won: number,
- *   recent: {game: number, finished_at: string, won: boolean, place: number, players: number}[]}} PlayerInfo
+ *   recent: {game: number, finished_at: string, won: boolean, place: number, players: number}[],
+ *   xp: number, level: import('./levels.js').Level, stats: import('./levels.js').Stats}} PlayerInfo
  */
 
 export class ApiError extends Error {
@@ -95,6 +96,14 @@ export const api = {
   requestAnalysis: (id) => call('POST', `api/games/${id}/analysis`),
   /** @param {string} nickname @param {string} reason @param {string} text */
   report: (nickname, reason, text) => call('POST', 'api/reports', { nickname, reason, text }),
+  /**
+   * A ranking with the caller's own row (`me`) wherever it stands.
+   * @param {string} by 'rating', 'level' or 'chips_month'
+   * @returns {Promise<{rankings: import('./rankings.js').RankingRow[], me: import('./rankings.js').RankingRow | null}>}
+   */
+  rankings: (by) => call('GET', `api/rankings?by=${encodeURIComponent(by)}&limit=100`),
+  /** @returns {Promise<import('./levels.js').CardLuck>} */
+  cardLuck: () => call('GET', 'api/stats/cards'),
   /** @param {string} path e.g. 'moderation?open=1' @param {object} [body] a POST's body */
   moderation: (path, body) => call(body ? 'POST' : 'GET', `api/${path}`, body),
 };

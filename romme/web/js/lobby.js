@@ -6,7 +6,11 @@ import { moderationLink } from './moderation.js';
 import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 import { friendsPanel, renderFriends, socialButtons } from './friends.js';
 import { helpButton } from './help.js';
+import { levelBadge } from './levels.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
+
+/** The rankings link's icon on narrow screens (a trophy). */
+const TROPHY = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="M7 3h10v2h3v4a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 8.4 13H8a4 4 0 0 1-4-4V5h3V3zM6 7v2a2 2 0 0 0 1.2 1.8A5 5 0 0 1 7 9.5V7H6zm11 0v2.5c0 .4 0 .9-.2 1.3A2 2 0 0 0 18 9V7h-1z"/></svg>';
 
 /** The turn times the new-game dialog offers, in seconds. */
 export const TURN_TIMES = [15, 20, 30, 45, 60, 90, 120];
@@ -37,7 +41,9 @@ export class LobbyScreen {
     const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
-      h('div.topbar-right', h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
+      h('div.topbar-right', h('a.top-link', { href: '#/rankings/rating', id: 'rankings-link', 'data-i18n-label': 'rankings.title' },
+        h('span.top-icon', { 'aria-hidden': 'true', html: TROPHY }), h('span.top-label', { 'data-i18n': 'rankings.title' })),
+        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });
@@ -73,8 +79,9 @@ export class LobbyScreen {
   renderMe() {
     const me = this.app.me;
     if (!me) return;
-    this.meEl.replaceChildren(avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname),
-      me.guest ? h('span.badge', t('info.guest')) : h('span.badge', { id: 'me-rating' }, `★ ${Math.round(me.rating)}`));
+    const parts = [avatar(me.nickname), h('span', { id: 'me-name' }, me.nickname), levelBadge(me.level),
+      me.guest ? h('span.badge', t('info.guest')) : h('span.badge', { id: 'me-rating' }, `★ ${Math.round(me.rating)}`)];
+    this.meEl.replaceChildren(...parts.filter((part) => part !== null));
     const logout = this.root.querySelector('#logout');
     if (logout instanceof HTMLElement) logout.title = me.guest ? t('lobby.logout_guest') : '';
   }
@@ -98,7 +105,7 @@ export class LobbyScreen {
       const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
       const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
         s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
-          : s.nickname ? [avatar(s.nickname), s.nickname] : t('lobby.free_seat')));
+          : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
       const actions = [];
       if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
       if (canJoin) {
@@ -134,7 +141,7 @@ export class LobbyScreen {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
         'aria-label': t('info.show', { name: p.nickname }),
-      }, avatar(p.nickname), h('span', p.nickname), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
+      }, avatar(p.nickname), h('span', p.nickname), levelBadge(p.level), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));
   }

@@ -14,6 +14,8 @@ import { LobbyScreen } from './lobby.js';
 import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
+import { CardLuckScreen, RankingsScreen } from './rankings.js';
+import { ProfileScreen } from './profile.js';
 import { ReplayScreen } from './replay/page.js';
 import { limitChat } from './widgets.js';
 
@@ -84,7 +86,9 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
-/** A game history or a replay (#/history/NICK, #/replay/ID[/MOVE]). @type {HistoryScreen | ReplayScreen | null} */
+/** A page: a game history, a replay, the rankings, a profile, the card luck
+ * (#/history/NICK, #/replay/ID[/MOVE], #/rankings/BY, #/profile/NICK, #/cards).
+ * @type {HistoryScreen | ReplayScreen | RankingsScreen | ProfileScreen | CardLuckScreen | null} */
 let pageScreen = null;
 /** @type {ModerationScreen | null} */
 let moderationScreen = null;
@@ -183,7 +187,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (/^#\/(table|replay|history)\//.test(location.hash) || ['#/moderation', '#/account'].includes(location.hash)) route(); else app.openLobby();
+  if (/^#\/(table|replay|history|rankings|profile)\//.test(location.hash) || ['#/moderation', '#/account', '#/cards'].includes(location.hash)) route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -384,6 +388,15 @@ function route() {
     app.tableId = null;
     pageScreen = replay ? new ReplayScreen(app, root, Number(replay[1]), replay[2] ? Number(replay[2]) : null)
       : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
+    return;
+  }
+  const rankings = location.hash.match(/^#\/rankings(?:\/(\w+))?$/);
+  const profile = location.hash.match(/^#\/profile\/([^/]+)$/);
+  if (rankings || profile || location.hash === '#/cards') {
+    enterScreen('replay');
+    app.tableId = null;
+    pageScreen = rankings ? new RankingsScreen(app, root, rankings[1] ?? 'rating')
+      : profile ? new ProfileScreen(app, root, decodeURIComponent(profile[1])) : new CardLuckScreen(app, root);
     return;
   }
   moderationScreen = null;

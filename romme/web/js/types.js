@@ -10,6 +10,7 @@
  * @property {string} nickname
  * @property {boolean} guest
  * @property {number} rating
+ * @property {number} [level] the level's number (docs/protocol.md, "Statistics, experience and levels")
  */
 
 /**
@@ -99,6 +100,7 @@
  * @typedef {object} SeatInfo
  * @property {number} seat
  * @property {string | null} nickname
+ * @property {number | null} [level] the player's level number when it sat down
  * @property {string | null} bot
  * @property {boolean} [connected]
  * @property {boolean} [away]

@@ -3,6 +3,7 @@
 // a chat log and its form.
 
 import { api } from './api.js';
+import { levelProgress } from './levels.js';
 import { reportButton } from './report.js';
 import { formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
@@ -48,17 +49,22 @@ export function showPlayerInfo(app, nickname, extra) {
     body.append(...[
       h('div.info-head', avatar(info.nickname), h('div', h('strong', info.nickname),
         h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
+      levelProgress(info.level, info.xp),
       h('dl.info-stats',
         // A guest's rating is not kept: there is none to show.
         h('dt', t('info.rating')), h('dd', { id: 'info-rating' }, info.guest ? '–' : String(Math.round(info.rating))),
         h('dt', t('info.games_played')), h('dd', String(info.games_played)),
-        h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`)),
+        h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`),
+        h('dt', t('stats.rounds_won')), h('dd', `${info.stats.overall.rounds_won} / ${info.stats.overall.rounds_played}`),
+        h('dt', t('stats.hand_rummies')), h('dd', String(info.stats.overall.hand_rummies)),
+        h('dt', t('stats.average_penalty')), h('dd', String(info.stats.overall.average_penalty ?? '–'))),
       h('h3', t('info.recent')),
       info.recent && info.recent.length
         ? h('ul.recent', info.recent.map((g) => h('li', h('a.recent-replay', { href: `#/replay/${g.game}`, onclick: () => dlg.close() },
           h('span', new Date(g.finished_at).toLocaleDateString()),
           h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players }))))))
         : h('p.muted', t('info.no_games')),
+      h('a.all-games', { id: 'info-profile', href: `#/profile/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('profile.open')),
       info.recent && info.recent.length
         ? h('a.all-games', { id: 'info-all-games', href: `#/history/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('replay.all_games'))
         : null,

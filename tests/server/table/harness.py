@@ -37,6 +37,7 @@ class FakeConnection:
     def __init__(self, player_id: int, nickname: str) -> None:
         self.player_id = player_id
         self.nickname = nickname
+        self.level = 1
         self.tables: set[int] = set()
         self.hidden: set[str] = set()
         self.messages: list[dict[str, Any]] = []

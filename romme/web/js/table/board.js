@@ -5,6 +5,7 @@
 import { cardName, cardShort, cardSVG } from '../cards.js';
 import { t } from '../i18n.js';
 import { avatar, clear, h } from '../ui.js';
+import { levelBadge } from '../levels.js';
 import { DEFAULT_BOT_LEVEL, settingsChips, showPlayerInfo } from '../widgets.js';
 import { keyed } from './anim.js';
 
@@ -87,7 +88,7 @@ function seatBox(screen, seat) {
   turn ? h('span.turn-arrow', { 'aria-hidden': 'true', title: t('table.their_turn') }) : null,
   backs,
   h('button.seat-name', { onclick: () => nickname && showPlayerInfo(screen.app, nickname), disabled: !nickname },
-    avatar(name, !!info?.bot), h('span.nick', name), active ? null : h('span.red-cross', { 'aria-hidden': 'true' }, '✕')),
+    avatar(name, !!info?.bot), h('span.nick', name), levelBadge(info?.level), active ? null : h('span.red-cross', { 'aria-hidden': 'true' }, '✕')),
   h('div.seat-stats',
     v ? h('span.points', { title: t(state.scoredByRounds ? 'summary.score' : 'table.points') }, state.totalText(v.totals[seat])) : null,
     v ? h('span.count', { title: t('table.cards') }, h('i.card-icon', { 'aria-hidden': 'true' }), String(count)) : null),
@@ -141,7 +142,7 @@ export function renderWaiting(screen) {
   clear(box);
   const seats = table.seats.map((s) => {
     let content;
-    if (s.nickname) content = [avatar(s.nickname), h('strong', s.nickname), s.seat === 0 ? h('span.badge', t('table.host')) : null];
+    if (s.nickname) content = [avatar(s.nickname), h('strong', s.nickname), levelBadge(s.level), s.seat === 0 ? h('span.badge', t('table.host')) : null];
     else if (s.bot) {
       content = [avatar('bot', true), h('strong', t(`bot.${s.bot}`)),
         isHost ? h('button.small', { onclick: () => setSeat(s.seat, null) }, t('table.remove_bot')) : null];
