@@ -291,13 +291,16 @@ async def me(request: Request) -> Response:
     if player is None:
         return _error("not_authenticated", "log in first")
     moderator = await state.open_store().is_moderator(player.id)
-    return JSONResponse({"player": player.to_json(), "moderator": moderator})
+    chips = await state.open_store().chips(player.id)
+    return JSONResponse({"player": player.to_json(), "moderator": moderator, "chips": chips})
 
 
 async def player_info(request: Request) -> Response:
-    info = await server_state(request).open_store().player_info(request.path_params["nickname"])
+    store = server_state(request).open_store()
+    info = await store.player_info(request.path_params["nickname"])
     if info is None:
         return _error("no_such_player", "there is no such player")
+    info["chips"] = await store.chips_of(info["nickname"])
     return JSONResponse(info)
 
 
@@ -316,6 +319,14 @@ async def rankings(request: Request) -> Response:
         limit = max(1, min(100, int(request.query_params.get("limit", "50"))))
     except ValueError:
         return _error("bad_message", "limit must be a number from 1 to 100")
+    if request.query_params.get("by") == "chips_month":
+        me = await server_state(request).session_player(request)
+        rows, mine = (
+            await server_state(request)
+            .open_store()
+            .chips_month_ranking(limit, None if me is None else me.id)
+        )
+        return JSONResponse({"rankings": rows, "me": mine})
     return JSONResponse({"rankings": await server_state(request).open_store().rankings(limit)})
 
 
