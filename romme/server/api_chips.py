@@ -18,7 +18,7 @@ from romme.store.limits import LimitReached
 
 __all__ = ["bonus_state", "claim_bonus", "ledger"]
 
-BONUS_REQUEST_SECONDS = 2.0
+BONUS_REQUEST_SECONDS = 1.0
 """A player may ask for the bonus once in this many seconds (the answer is the
 same anyway: a double click must not queue transactions)."""
 _last_claim: dict[int, float] = {}
