@@ -45,9 +45,7 @@ async def claim_bonus(request: Request) -> Response:
     now = time.monotonic()
     last = _last_claim.get(me.id)
     if last is not None and now - last < BONUS_REQUEST_SECONDS:
-        raise LimitReached(
-            "rate_limited", "one bonus request at a time", BONUS_REQUEST_SECONDS - (now - last)
-        )
+        raise LimitReached("rate_limited", "one bonus request at a time", 1)
     if len(_last_claim) > 10_000:
         _last_claim.clear()
     _last_claim[me.id] = now

@@ -14,6 +14,7 @@ import { LobbyScreen } from './lobby.js';
 import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
+import { ChipsScreen } from './chips.js';
 import { ReplayScreen } from './replay/page.js';
 import { limitChat } from './widgets.js';
 
@@ -84,7 +85,7 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
-/** A game history or a replay (#/history/NICK, #/replay/ID[/MOVE]). @type {HistoryScreen | ReplayScreen | null} */
+/** A game history, a replay or the chip history (#/history/NICK, #/replay/ID[/MOVE], #/chips). @type {HistoryScreen | ReplayScreen | ChipsScreen | null} */
 let pageScreen = null;
 /** @type {ModerationScreen | null} */
 let moderationScreen = null;
@@ -183,7 +184,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (/^#\/(table|replay|history)\//.test(location.hash) || ['#/moderation', '#/account'].includes(location.hash)) route(); else app.openLobby();
+  if (/^#\/(table|replay|history)\//.test(location.hash) || ['#/moderation', '#/account', '#/chips'].includes(location.hash)) route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -379,11 +380,12 @@ function route() {
   pageScreen = null;
   const replay = location.hash.match(/^#\/replay\/(\d+)(?:\/(\d+))?$/);
   const history = location.hash.match(/^#\/history\/([^/]+)$/);
-  if (replay || history) {
+  if (replay || history || location.hash === '#/chips') {
     enterScreen('replay');
     app.tableId = null;
     pageScreen = replay ? new ReplayScreen(app, root, Number(replay[1]), replay[2] ? Number(replay[2]) : null)
-      : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
+      : history ? new HistoryScreen(app, root, decodeURIComponent(history[1]))
+        : new ChipsScreen(app, root);
     return;
   }
   moderationScreen = null;
