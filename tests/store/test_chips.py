@@ -181,3 +181,57 @@ def test_random_staked_games_conserve_chips_and_settle_once(db_url: str) -> None
             check()
         finally:
             runner.run(holder[0].close())
+
+
+@pytest.mark.asyncio
+async def test_bonus_ledger_pages_and_the_month_ranking(store: Store, clock: FakeClock) -> None:
+    store.chip_policy = POLICY
+    await _open_house(store)
+    anna, ben = [(await store.register(name, "password1")).id for name in ("Anna", "Ben")]
+    assert await store.chips(anna) == POLICY.grant
+    with pytest.raises(StoreError) as refused:
+        await store.claim_bonus(anna)
+    assert refused.value.code == "bonus_not_needed"
+
+    seats = [{"player": anna, "bot": None}, {"player": ben, "bot": None}]
+    for stake in (1_000, 500):  # Anna wins both: 2,000 - 1,000 + 1,900 - 500 + 950
+        table = await store.create_table(anna, {}, {}, seats, SEED)
+        await store.start_staked_game(table, seats, stake, POLICY.cost_percent)
+        await store.finish_game(
+            table, winners=[0], totals=[0, 40], seat_players=[anna, ben], results=[]
+        )
+    assert await store.chips(anna) == 3_350 and await store.chips(ben) == 500
+
+    rows, mine = await store.chips_month_ranking(1, ben)
+    assert [(r["rank"], r["nickname"], r["chips"]) for r in rows] == [(1, "Anna", 1_350)]
+    assert mine is not None and (mine["rank"], mine["chips"]) == (2, -1_500)
+    clock.advance(days=31)  # a new month: nobody has won anything in it
+    assert await store.chips_month_ranking(10, anna) == ([], None)
+
+    claimed = await store.claim_bonus(ben)
+    assert claimed["claimed"] == 500 and claimed["chips"] == 1_000
+    clock.advance(hours=3)
+    ben_table = await store.create_table(ben, {}, {}, seats, SEED)
+    await store.start_staked_game(ben_table, seats, 600, POLICY.cost_percent)
+    state = await store.bonus_state(ben)
+    assert state["chips"] == 400 and not state["bonus"]["due"]
+    with pytest.raises(StoreError) as early:
+        await store.claim_bonus(ben)
+    assert early.value.code == "bonus_not_due"
+    clock.advance(hours=1)
+    assert (await store.claim_bonus(ben))["chips"] == 900
+
+    first = await store.chip_ledger(ben, limit=2)
+    assert [(m["reason"], m["amount"], m["balance"]) for m in first["movements"]] == [
+        ("bonus", 500, 900),
+        ("stake", -600, 400),
+    ]
+    rest = await store.chip_ledger(ben, before=first["next"], limit=100)
+    assert [(m["reason"], m["amount"], m["balance"]) for m in rest["movements"]] == [
+        ("bonus", 500, 1_000),
+        ("stake", -500, 500),
+        ("stake", -1_000, 1_000),
+        ("grant", 2_000, 2_000),
+    ]
+    assert rest["next"] is None
+    assert all(m["game"] is None for m in rest["movements"] if m["reason"] in ("grant", "bonus"))
