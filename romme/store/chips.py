@@ -45,6 +45,7 @@ __all__ = [
     "move",
     "operating_cost",
     "settle_stakes",
+    "transfer",
 ]
 
 HOUSE_FLOAT = 1_000_000_000
@@ -217,6 +218,16 @@ class ChipStore(StoreCore):
             "movements": movements,
             "next": movements[-1]["id"] if len(rows) > limit else None,
         }
+
+    async def chip_export(self, player_id: int) -> dict[str, Any]:
+        """The whole chip history (for the player's data export): ``{"chips",
+        "movements"}`` as :meth:`chip_ledger` gives them, every page."""
+        page = await self.chip_ledger(player_id, limit=LEDGER_PAGE_MAX)
+        movements = list(page["movements"])
+        while page["next"] is not None:
+            page = await self.chip_ledger(player_id, before=page["next"], limit=LEDGER_PAGE_MAX)
+            movements += page["movements"]
+        return {"chips": page["chips"], "movements": movements}
 
     async def start_staked_game(
         self,
@@ -403,23 +414,7 @@ async def move(
 ) -> None:
     """Record a movement and credit ``target``. The caller has debited ``source``
     already (:func:`debit`, which may refuse); ``None`` is a grant or a bonus."""
-    session.add(
-        ChipMovement(
-            from_account=source,
-            to_account=target,
-            amount=amount,
-            reason=reason,
-            table_id=table_id,
-            created_at=now,
-        )
-    )
-    await session.execute(
-        update(ChipAccount)
-        .where(ChipAccount.id == target)
-        .values(balance=ChipAccount.balance + amount)
-        .execution_options(synchronize_session=False)
-    )
-    await session.flush()
+    await transfer(session, source, {(target, reason): amount}, table_id, now)
 
 
 async def house_account(session: AsyncSession, now: datetime) -> ChipAccount:
@@ -471,26 +466,62 @@ async def settle_stakes(
         places = ratings.places(winners, totals)
         best = min((places[s] for s in range(len(places)) if stayed[s]), default=None)
         payees = [s for s in range(len(places)) if stayed[s] and places[s] == best]
-    house = await house_account(session, now)
     rest = pot - cost
     share = rest // len(payees) if payees else 0
+    people = {seat_players[s] for s in payees if s not in bots}
+    found = (
+        await session.execute(
+            select(ChipAccount.id, ChipAccount.kind, ChipAccount.player_id).where(
+                or_(ChipAccount.player_id.in_(people), ChipAccount.kind == "house")
+            )
+        )
+    ).all()
+    accounts = {player: account for account, kind, player in found if kind == "player"}
+    house = min((a for a, kind, _ in found if kind == "house"), default=None)
+    if house is None:
+        house = (await house_account(session, now)).id
     paid: dict[tuple[int, str], int] = {}
 
     def pay(account_id: int, reason: str, amount: int) -> None:
         if amount > 0:
             paid[(account_id, reason)] = paid.get((account_id, reason), 0) + amount
 
-    pay(house.id, "operating_cost", cost)
+    pay(house, "operating_cost", cost)
     for seat in payees:
-        if seat in bots:
-            pay(house.id, "payout", share)
-        else:
-            account = await session.scalar(
-                select(ChipAccount.id).where(ChipAccount.player_id == seat_players[seat])
-            )
-            pay(account if account is not None else house.id, "payout", share)
-    pay(house.id, "odd_chip", rest - share * len(payees))
+        pay(accounts.get(seat_players[seat], house), "payout", share)
+    pay(house, "odd_chip", rest - share * len(payees))
     if not await debit(session, escrow.id, pot):
         raise StoreError("server_busy", f"the escrow of game {table.id} changed")
-    for (account_id, reason), amount in sorted(paid.items()):
-        await move(session, escrow.id, account_id, amount, reason, table.id, now)
+    await transfer(session, escrow.id, paid, table.id, now)
+
+
+async def transfer(
+    session: AsyncSession,
+    source: int | None,
+    paid: dict[tuple[int, str], int],
+    table_id: int | None,
+    now: datetime,
+) -> None:
+    """Movements from ``source`` (debited already; ``None``: a grant or a bonus),
+    ``{(account, reason): amount}``, recorded together and credited in one statement."""
+    session.add_all(
+        ChipMovement(
+            from_account=source,
+            to_account=account,
+            amount=amount,
+            reason=reason,
+            table_id=table_id,
+            created_at=now,
+        )
+        for (account, reason), amount in sorted(paid.items())
+    )
+    credits: dict[int, int] = {}
+    for (account, _reason), amount in paid.items():
+        credits[account] = credits.get(account, 0) + amount
+    await session.execute(
+        update(ChipAccount)
+        .where(ChipAccount.id.in_(credits))
+        .values(balance=ChipAccount.balance + case(credits, value=ChipAccount.id))
+        .execution_options(synchronize_session=False)
+    )
+    await session.flush()
