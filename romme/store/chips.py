@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, func, or_, select, update
+from sqlalchemy import case, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store import accounts, ratings
@@ -490,9 +490,9 @@ async def settle_stakes(
     for seat in payees:
         pay(accounts.get(seat_players[seat], house), "payout", share)
     pay(house, "odd_chip", rest - share * len(payees))
-    if not await debit(session, escrow.id, pot):
-        raise StoreError("server_busy", f"the escrow of game {table.id} changed")
-    await transfer(session, escrow.id, paid, table.id, now)
+    # The escrow's row is locked and its balance known: it is emptied in the
+    # statement that credits the payees.
+    await transfer(session, escrow.id, paid, table.id, now, debited=pot)
 
 
 async def transfer(
@@ -501,27 +501,36 @@ async def transfer(
     paid: dict[tuple[int, str], int],
     table_id: int | None,
     now: datetime,
+    *,
+    debited: int = 0,
 ) -> None:
-    """Movements from ``source`` (debited already; ``None``: a grant or a bonus),
-    ``{(account, reason): amount}``, recorded together and credited in one statement."""
-    session.add_all(
-        ChipMovement(
-            from_account=source,
-            to_account=account,
-            amount=amount,
-            reason=reason,
-            table_id=table_id,
-            created_at=now,
-        )
-        for (account, reason), amount in sorted(paid.items())
+    """Movements from ``source`` (``None``: a grant or a bonus), ``{(account,
+    reason): amount}``, recorded in one statement and credited in another. The
+    source has been debited already (:func:`debit`, which may refuse), unless
+    ``debited`` names the chips to take from it in the same statement (for a
+    source whose row the caller has locked and whose balance it knows)."""
+    await session.execute(
+        insert(ChipMovement),
+        [
+            {
+                "from_account": source,
+                "to_account": account,
+                "amount": amount,
+                "reason": reason,
+                "table_id": table_id,
+                "created_at": now,
+            }
+            for (account, reason), amount in sorted(paid.items())
+        ],
     )
-    credits: dict[int, int] = {}
+    deltas: dict[int, int] = {}
     for (account, _reason), amount in paid.items():
-        credits[account] = credits.get(account, 0) + amount
+        deltas[account] = deltas.get(account, 0) + amount
+    if source is not None and debited:
+        deltas[source] = deltas.get(source, 0) - debited
     await session.execute(
         update(ChipAccount)
-        .where(ChipAccount.id.in_(credits))
-        .values(balance=ChipAccount.balance + case(credits, value=ChipAccount.id))
+        .where(ChipAccount.id.in_(deltas))
+        .values(balance=ChipAccount.balance + case(deltas, value=ChipAccount.id))
         .execution_options(synchronize_session=False)
     )
-    await session.flush()
