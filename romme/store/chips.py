@@ -29,7 +29,7 @@ from sqlalchemy import case, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store import accounts, ratings
-from romme.store.core import RELEASED, StoreCore, bad, is_id, is_int, iso, rowcount
+from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso, rowcount
 from romme.store.errors import StoreError
 from romme.store.models import ChipAccount, ChipMovement, GameTable, Player
 from romme.store.records import PLAYING, WAITING
@@ -243,6 +243,9 @@ class ChipStore(StoreCore):
         is too low."""
         if not is_int(stake) or not 0 <= stake <= STAKE_MAX:
             raise bad(f"the stake is a whole number from 0 to {STAKE_MAX}")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise bad("seats is a list of objects")
+        check_json(seats, "seats")
         async with self._write() as session:
             table = await self._require_table(session, table_id, lock=True)
             if table.status != WAITING:
@@ -283,9 +286,7 @@ class ChipStore(StoreCore):
                     raise StoreError(
                         "insufficient_chips", "the house cannot stake for the computer opponents"
                     )
-                await move(
-                    session, house.id, escrow.id, stake * bots, "stake", table_id, self._now()
-                )
+                await move(session, house.id, escrow.id, stake * bots, "stake", table_id, now)
 
     async def chips_month_ranking(
         self, limit: int = 50, me_id: int | None = None
