@@ -76,6 +76,8 @@ async def test_staked_games_settle_once_even_across_a_crash(make_server: ServerF
     assert other.status_code == 403 and other.json()["error"]["code"] == "not_your_ledger"
     info = (await won.http.get(f"/api/players/{lost.nickname}")).json()
     assert info["chips"] == GRANT - STAKE
+    ranking = (await won.http.get("/api/rankings?by=chips_month")).json()
+    assert ranking == {"rankings": [], "me": None}  # guests are not ranked
 
     # Who cannot pay a stake cannot create (or join) such a table.
     refused = await lost.request({"type": "create_table", "settings": {"stake": STAKE}})
