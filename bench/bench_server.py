@@ -2,6 +2,7 @@
 
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
                                  [--repeats 3] [--db URL] [--skip-echo]
+                                 [--point-limit 10000] [--stake 0]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
 four-seat tables of guests, and lets every table play full rounds: the player to
@@ -17,6 +18,11 @@ Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
 WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
 the size of a real action, sent back to the four members of the table. The ratio
 of the two is the cost of the game server itself.
+
+With a small ``--point-limit`` (1: one round a game) games end while measured:
+the host of a finished table opens a new one with the same seats at once, so the
+load stays the same and each game's result (and, with ``--stake``, the settlement
+of its chips) is part of what is measured.
 
 Only loopback addresses are used; every loop is bounded in time.
 """
@@ -139,6 +145,8 @@ class Server:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    games: int = 0
+    """Games that ended while measured."""
     errors: int = 0
     codes: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
@@ -163,6 +171,10 @@ class Seat:
         self.think = think
         self.sent = sent
         self.acted: set[Any] = set()
+        self.group: list[Seat] = []
+        """The four seats of the table, the host first."""
+        self.settings: dict[str, Any] = {}
+        self.games = 0
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.stop_at = time.perf_counter() + 3600
         self.reader = asyncio.get_running_loop().create_task(self.run())
@@ -189,7 +201,12 @@ class Seat:
                         self.stats.latencies.append(now - started)
                     self.maybe_act(data["view"], data["version"])
                 elif kind == "table" and data["table"]["view"] is not None:
-                    self.maybe_act(data["table"]["view"], data["table"]["version"])
+                    if data["table"]["id"] == self.table:
+                        self.maybe_act(data["table"]["view"], data["table"]["version"])
+                elif kind == "game_over" and data["table"] == self.table and self is self.group[0]:
+                    if self.stats.measuring:
+                        self.stats.games += 1
+                    asyncio.get_running_loop().create_task(self.next_game())
                 elif kind == "error":
                     self.stats.errors += 1
                     self.stats.codes[data.get("code", "?")] = (
@@ -214,6 +231,12 @@ class Seat:
             return
         self.acted.add(("act", version))
         asyncio.get_running_loop().create_task(self.act(view_json, version))
+
+    async def next_game(self) -> None:
+        """The host opens a new table for the same four and starts it."""
+        self.games += 1
+        with contextlib.suppress(Exception):
+            await open_table(self.group, self.settings, f"{id(self)}g{self.games}")
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
         await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
@@ -250,8 +273,25 @@ async def guest(http: httpx.AsyncClient, name: str) -> str:
     raise RuntimeError(f"could not create the guest {name}")
 
 
+async def open_table(group: list[Seat], settings: dict[str, Any], tag: str) -> None:
+    """A new table of the four seats (the first hosts), started."""
+    reply = await group[0].request({"type": "create_table", "settings": settings}, f"c{tag}")
+    table = reply["table"]["id"]
+    for seat in group:
+        seat.table = table
+        seat.acted.clear()
+    for seat in group[1:]:
+        await seat.request({"type": "join_table", "table": table}, f"j{tag}")
+    await group[0].request({"type": "start_game", "table": table}, f"s{tag}")
+
+
 async def run_server_load(
-    server: Server, tables: int, think: float, duration: float, tag: str
+    server: Server,
+    tables: int,
+    think: float,
+    duration: float,
+    tag: str,
+    settings: dict[str, Any],
 ) -> Stats:
     port = server.port
     stats = Stats()
@@ -280,19 +320,10 @@ async def run_server_load(
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
     for t in range(tables):
         group = seats[4 * t : 4 * t + 4]
-        reply = await group[0].request(
-            {
-                "type": "create_table",
-                "settings": {"seats": 4, "point_limit": 10_000, "turn_seconds": 120},
-            },
-            f"c{t}",
-        )
-        table = reply["table"]["id"]
         for seat in group:
-            seat.table = table
-        for seat in group[1:]:
-            await seat.request({"type": "join_table", "table": table}, f"j{t}")
-        await group[0].request({"type": "start_game", "table": table}, f"s{t}")
+            seat.group = group
+            seat.settings = settings
+        await open_table(group, settings, str(t))
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with
     # 2,000 clients' state in memory: a pause that is not the server's latency.
@@ -409,7 +440,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
     parser.add_argument("--skip-echo", action="store_true")
+    parser.add_argument(
+        "--point-limit",
+        type=int,
+        default=10_000,
+        help="the tables' point limit (default 10000: no game ends while measured)",
+    )
+    parser.add_argument("--stake", type=int, default=0, help="the tables' stake in chips")
     args = parser.parse_args()
+    settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
+    if args.stake:
+        settings["stake"] = args.stake
 
     rows: dict[str, list[tuple[float, float, float, float]]] = {"server": [], "echo": []}
     memory: list[tuple[float, float]] = []
@@ -417,6 +458,7 @@ def main() -> None:
     client_cpu: list[float] = []
     client_lag: list[float] = []
     errors = 0
+    games: list[float] = []
     codes: dict[str, int] = {}
     for repeat in range(args.repeats):
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
@@ -425,7 +467,12 @@ def main() -> None:
         try:
             stats = asyncio.run(
                 run_server_load(
-                    server, args.tables, args.think, args.duration, f"{repeat}x{os.getpid()}"
+                    server,
+                    args.tables,
+                    args.think,
+                    args.duration,
+                    f"{repeat}x{os.getpid()}",
+                    settings,
                 )
             )
             cpu.append(stats.cpu * 100)
@@ -433,6 +480,7 @@ def main() -> None:
             client_lag.append(stats.client_lag * 1000)
             memory.append(server.memory())
             errors += stats.errors
+            games.append(stats.games)
             for code, count in stats.codes.items():
                 codes[code] = codes.get(code, 0) + count
             lat = stats.latencies
@@ -475,6 +523,7 @@ def main() -> None:
 
     print(
         f"\n{args.tables} tables x 4 clients, think {args.think} s, "
+        f"point limit {args.point_limit}, stake {args.stake}, "
         f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)"
     )
     for name in ("server", "echo"):
@@ -491,7 +540,8 @@ def main() -> None:
         f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
         f"server CPU while measured: {spread(cpu, ' % of a core')}; load generator CPU: "
         f"{spread(client_cpu, ' % of a core')}, its worst event-loop lag "
-        f"{spread(client_lag, ' ms')}; errors: {errors} {codes}"
+        f"{spread(client_lag, ' ms')}; errors: {errors} {codes}; "
+        f"games ended while measured: {spread(games, '', 0)}"
     )
     if rows["echo"]:
         s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]

@@ -293,13 +293,18 @@ async def me(request: Request) -> Response:
     store = state.open_store()
     moderator = await store.is_moderator(player.id)
     progress = await store.player_statistics(player.id)
-    return JSONResponse({"player": player.to_json(), "moderator": moderator, **progress})
+    chips = await store.chips(player.id)
+    return JSONResponse(
+        {"player": player.to_json(), "moderator": moderator, "chips": chips, **progress}
+    )
 
 
 async def player_info(request: Request) -> Response:
-    info = await server_state(request).open_store().player_info(request.path_params["nickname"])
+    store = server_state(request).open_store()
+    info = await store.player_info(request.path_params["nickname"])
     if info is None:
         return _error("no_such_player", "there is no such player")
+    info["chips"] = await store.chips_of(info["nickname"])
     return JSONResponse(info)
 
 
@@ -313,7 +318,7 @@ async def game_log(request: Request) -> Response:
     return JSONResponse(data)
 
 
-RANKINGS = ("rating", "level")
+RANKINGS = ("rating", "level", "chips_month")
 """The orders ``/api/rankings?by=`` knows (``rating`` without ``by``)."""
 
 
@@ -324,12 +329,15 @@ async def rankings(request: Request) -> Response:
         return _error("bad_message", "limit must be a number from 1 to 100")
     by = request.query_params.get("by", "rating")
     if by not in RANKINGS:
-        return _error("no_such_ranking", f"rankings are by {' or '.join(RANKINGS)}")
+        return _error("no_such_ranking", f"rankings are by {', '.join(RANKINGS)}")
     state = server_state(request)
     store = state.open_store()
     me = await state.session_player(request)
     if by == "level":
         return JSONResponse(await store.level_ranking(limit, None if me is None else me.id))
+    if by == "chips_month":
+        rows, mine = await store.chips_month_ranking(limit, None if me is None else me.id)
+        return JSONResponse({"rankings": rows, "me": mine})
     mine = None if me is None else await store.rating_position(me.id)
     return JSONResponse({"rankings": await store.rankings(limit), "me": mine})
 

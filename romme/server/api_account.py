@@ -82,7 +82,9 @@ async def delete_account(request: Request) -> Response:
 async def export_data(request: Request) -> Response:
     """Everything kept about the player, as a JSON file to download."""
     me, _token = await _me(request)
-    data = await server_state(request).open_store().export_data(me.id)
+    store = server_state(request).open_store()
+    data = await store.export_data(me.id)
+    data["chips"] = await store.chip_export(me.id)
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",

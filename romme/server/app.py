@@ -22,7 +22,15 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from romme.server import api, api_account, api_analysis, api_moderation, api_replay, api_stats
+from romme.server import (
+    api,
+    api_account,
+    api_analysis,
+    api_chips,
+    api_moderation,
+    api_replay,
+    api_stats,
+)
 from romme.server.config import DEFAULT_DB_URL, ServerOptions
 from romme.server.httpguard import HttpGuard
 from romme.server.state import ServerState
@@ -84,6 +92,9 @@ def create_app(
         Route("/api/account/delete", api_account.delete_account, methods=["POST"]),
         Route("/api/me/export", api_account.export_data),
         Route("/api/stats/cards", api_stats.card_luck),
+        Route("/api/players/{nickname}/ledger", api_chips.ledger),
+        Route("/api/bonus", api_chips.bonus_state),
+        Route("/api/bonus", api_chips.claim_bonus, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:

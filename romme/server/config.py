@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from romme.store.chips import ChipPolicy
+
 __all__ = ["DEFAULT_DB_URL", "ServerOptions", "add_arguments", "options_from_args"]
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///./var/romme.db"
@@ -91,6 +93,27 @@ class ServerOptions:
     invitations_per_minute: int = 10
     """Invitations one player may send per minute (besides one open invitation per
     invitee and table)."""
+    # Play money (romme.store.chips, docs/protocol.md "Chips and stakes").
+    chip_grant: int = 10_000
+    """Chips on a new account, guests' too."""
+    chip_bonus: int = 1_000
+    """Chips a bonus claim adds."""
+    chip_bonus_hours: float = 4.0
+    """Hours between two bonus claims."""
+    chip_bonus_below: int = 5_000
+    """A bonus may be claimed only while the balance is below this."""
+    chip_cost_percent: int = 5
+    """The operating cost: this percentage of a game's pot (rounded down) goes to the house."""
+
+    def chip_policy(self) -> ChipPolicy:
+        """The chip options as the store takes them."""
+        return ChipPolicy(
+            grant=self.chip_grant,
+            bonus=self.chip_bonus,
+            bonus_hours=self.chip_bonus_hours,
+            bonus_below=self.chip_bonus_below,
+            cost_percent=self.chip_cost_percent,
+        )
 
     def replace(self, **changes: object) -> ServerOptions:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -136,6 +159,13 @@ def _at_least_one(text: str) -> int:
     return int(_number(text, int, 1, strict=False))
 
 
+def _percent(text: str) -> int:
+    value = _count(text)
+    if value > 100:
+        raise argparse.ArgumentTypeError("must be at most 100")
+    return value
+
+
 _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
     ("max_connections_per_player", _count, "N", "WebSocket connections per player; 0: any"),
     (
@@ -168,6 +198,20 @@ _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
     ),
 )
 """The abuse limits on the command line: option field, parser, metavar, help."""
+
+_CHIPS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
+    ("chip_grant", _count, "N", "chips on a new account, guests' too"),
+    ("chip_bonus", _count, "N", "chips a bonus claim adds"),
+    ("chip_bonus_hours", _positive, "H", "hours between two bonus claims"),
+    ("chip_bonus_below", _count, "N", "a bonus may be claimed while the balance is below this"),
+    (
+        "chip_cost_percent",
+        _percent,
+        "P",
+        "operating cost: percent of a game's pot (rounded down) that goes to the house",
+    ),
+)
+"""The play-money options on the command line, as :data:`_LIMITS`."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -234,17 +278,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a guest's nickname stays its own after its last "
         "connection closed (default 120)",
     )
-    limits = parser.add_argument_group("abuse limits (docs/security.md)")
     defaults = ServerOptions()
-    for name, kind, metavar, text in _LIMITS:
-        default = getattr(defaults, name)
-        limits.add_argument(
-            "--" + name.replace("_", "-"),
-            type=kind,
-            default=default,
-            metavar=metavar,
-            help=f"{text} (default {default:g})",
-        )
+    for title, options in (
+        ("abuse limits (docs/security.md)", _LIMITS),
+        ("play money (docs/protocol.md, Chips and stakes)", _CHIPS),
+    ):
+        group = parser.add_argument_group(title)
+        for name, kind, metavar, text in options:
+            default = getattr(defaults, name)
+            group.add_argument(
+                "--" + name.replace("_", "-"),
+                type=kind,
+                default=default,
+                metavar=metavar,
+                help=f"{text} (default {default:g})",
+            )
     parser.add_argument(
         "--chat-filter",
         type=_word_file,
@@ -285,5 +333,5 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         cookie_secure=args.cookie_secure,
         forwarded_allow_ips=args.forwarded_allow_ips,
         chat_filter=args.chat_filter,
-        **{name: getattr(args, name) for name, *_ in _LIMITS},
+        **{name: getattr(args, name) for name, *_ in _LIMITS + _CHIPS},
     )

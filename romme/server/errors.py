@@ -54,6 +54,10 @@ ERROR_CODES = {
     "muted": "a moderator has muted your chat",
     "banned": "this account is banned",
     "not_moderator": "only moderators may do that",
+    "insufficient_chips": "you do not have enough chips for this table's stake",
+    "bonus_not_due": "the next bonus is not due yet",
+    "bonus_not_needed": "the bonus is only for low balances",
+    "not_your_ledger": "only the player can see their chip history",
 }
 """Every error code of the protocol layer with a default message (engine codes
 come through unchanged)."""

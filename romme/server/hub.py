@@ -253,6 +253,7 @@ class Hub:
                 f"you already host {hosted} waiting "
                 f"table(s), the most one may: start or leave one first",
             )
+        await self.store.require_chips(conn.player_id, settings.stake)
         seats = [SeatState() for _ in range(settings.seats)]
         seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname, level=conn.level)
         for seat, level in settings.bots.items():

@@ -93,6 +93,8 @@ class Rematches:
         seat = table.seat_of(player_id)
         if seat is None or not table.seats[seat].human:
             raise ProtocolError("not_seated")
+        if accept:  # the new game asks the same stake
+            await table.server.store.require_chips(player_id, table.settings.stake)
         state = table.rematch
         if state is None:
             if not accept:

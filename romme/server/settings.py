@@ -9,6 +9,7 @@ from typing import Any
 from romme.bots import LEVELS
 from romme.engine.rules import Rules
 from romme.server.errors import ProtocolError
+from romme.store.chips import STAKE_MAX
 
 __all__ = ["TableSettings", "parse_settings", "settings_from_json"]
 
@@ -25,6 +26,8 @@ class TableSettings:
     hand_rummy: bool = True
     knock: bool = False
     turn_seconds: int = 30
+    stake: int = 0
+    """Chips every seat pays into the pot when the game starts (0: a free game)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -36,6 +39,7 @@ class TableSettings:
             "hand_rummy": self.hand_rummy,
             "knock": self.knock,
             "turn_seconds": self.turn_seconds,
+            "stake": self.stake,
         }
 
     def rules(self) -> Rules:
@@ -59,6 +63,7 @@ _SETTINGS_KEYS = {
     "hand_rummy",
     "knock",
     "turn_seconds",
+    "stake",
 }
 
 
@@ -114,6 +119,7 @@ def parse_settings(data: Any) -> TableSettings:
     hand_rummy = _bool(data, "hand_rummy", True)
     knock = _bool(data, "knock", False)
     turn_seconds = _int_in(data, "turn_seconds", 30, 15, 120)
+    stake = _int_in(data, "stake", 0, 0, STAKE_MAX)
     if preset == "three-rounds":
         if "point_limit" in data:
             raise _bad("three-rounds plays three rounds: it has no point limit")
@@ -124,7 +130,9 @@ def parse_settings(data: Any) -> TableSettings:
         hand_rummy = True
     if knock and seats < 3:
         raise _bad("the knock needs 3 or 4 seats")
-    return TableSettings(preset, access, seats, bots, point_limit, hand_rummy, knock, turn_seconds)
+    return TableSettings(
+        preset, access, seats, bots, point_limit, hand_rummy, knock, turn_seconds, stake
+    )
 
 
 def settings_from_json(data: Any) -> TableSettings:
@@ -147,4 +155,5 @@ def settings_from_json(data: Any) -> TableSettings:
         hand_rummy=bool(data.get("hand_rummy", default.hand_rummy)),
         knock=bool(data.get("knock", default.knock)),
         turn_seconds=int(data.get("turn_seconds", default.turn_seconds)),
+        stake=int(data.get("stake", default.stake)),
     )

@@ -39,6 +39,7 @@ class ServerState:
 
     async def open(self) -> None:
         self.store = await Store.open(self.db_url, accounts_per_hour=self.options.accounts_per_hour)
+        self.store.chip_policy = self.options.chip_policy()
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)
         await self.hub.start()

@@ -14,6 +14,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     Dialect,
     Float,
@@ -33,6 +34,8 @@ __all__ = [
     "Base",
     "Block",
     "ChatMessage",
+    "ChipAccount",
+    "ChipMovement",
     "Friendship",
     "GameAnalysis",
     "GameResult",
@@ -399,3 +402,45 @@ class PlayerStatistics(Base):
     meld_ready: Mapped[int] = mapped_column(Integer, default=0)
     meld_ready_mean: Mapped[float] = mapped_column(Float, default=0.0)
     meld_ready_variance: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class ChipAccount(Base):
+    """An account of the play-money ledger (:mod:`romme.store.chips`): a player's
+    (``player_id``), the house's, or a game's escrow (``table_id``), which holds the
+    stakes from the start of the game until it is settled."""
+
+    __tablename__ = "chip_accounts"
+    __table_args__ = (CheckConstraint("balance >= 0", name="balance_not_negative"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``player``, ``house`` or ``escrow``."""
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), unique=True)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"), unique=True)
+    balance: Mapped[int] = mapped_column(BigInteger)
+    cost_percent: Mapped[int | None] = mapped_column(Integer)
+    """An escrow's operating cost, fixed when the game starts."""
+    created_at: Mapped[datetime]
+
+
+class ChipMovement(Base):
+    """One movement of chips from one account to another (a grant or a bonus comes
+    from no account: only they change the sum over all accounts). One movement per
+    game, reason and pair of accounts: settling twice cannot pay twice."""
+
+    __tablename__ = "chip_movements"
+    __table_args__ = (
+        UniqueConstraint("table_id", "reason", "from_account", "to_account"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+        Index("ix_chip_movements_to_account_id", "to_account", "id"),
+        Index("ix_chip_movements_from_account_id", "from_account", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_account: Mapped[int | None] = mapped_column(ForeignKey("chip_accounts.id"))
+    to_account: Mapped[int] = mapped_column(ForeignKey("chip_accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(16))
+    """``grant``, ``bonus``, ``stake``, ``payout``, ``operating_cost`` or ``odd_chip``."""
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"))
+    created_at: Mapped[datetime] = mapped_column(index=True)

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.engine.fairness import commitment_of, round_seed
 from romme.store import accounts, ratings
+from romme.store.chips import settle_stakes
 from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
@@ -152,6 +153,7 @@ class ResultStore(StoreCore):
             )
         )
         await record_statistics(session, table, seat_players, winners, results, players, tallied)
+        await settle_stakes(session, table, winners, totals, seat_players, now)
         table.status = "finished"
         table.finished_at = now
         await session.flush()

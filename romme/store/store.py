@@ -32,6 +32,7 @@ from romme.store.account_owner import AccountOwnerStore
 from romme.store.action_log import ActionLogStore
 from romme.store.analyses import AnalysisStore
 from romme.store.chat import CHAT_MAX, ChatStore
+from romme.store.chips import ChipStore
 from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
 from romme.store.friends import FriendStore
@@ -72,6 +73,7 @@ class Store(
     FriendStore,
     AccountOwnerStore,
     StatisticsStore,
+    ChipStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

@@ -119,6 +119,7 @@ async def test_deleting_an_account_keeps_the_games_of_others(
     assert [g["game"] for g in data["games"]] == [table]
     assert [line["text"] for line in data["chat"]] == ["good luck"]
     assert len(data["sessions"]) == 1 and data["sessions"][0]["revoked_at"] is None
+    assert [(m["reason"], m["balance"]) for m in data["chips"]["movements"]] == [("grant", 10_000)]
 
     wrong = await anna.http.post("/api/account/delete", json={"password": "not the one"})
     assert wrong.json()["error"]["code"] == "wrong_password"

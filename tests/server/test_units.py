@@ -38,6 +38,7 @@ def test_settings_defaults_and_rules() -> None:
         "hand_rummy": True,
         "knock": False,
         "turn_seconds": 30,
+        "stake": 0,
     }
     rules = parse_settings(
         {"seats": 3, "knock": True, "point_limit": 1, "hand_rummy": False, "turn_seconds": 15}
@@ -64,6 +65,10 @@ def test_settings_defaults_and_rules() -> None:
         ({"preset": "poker"}, "preset"),
         ({"color": "red"}, "unknown setting"),
         ({"hand_rummy": "yes"}, "hand_rummy"),
+        ({"stake": -10}, "stake"),
+        ({"stake": 2.5}, "stake"),
+        ({"stake": "100"}, "stake"),
+        ({"stake": 1_000_001}, "stake"),
     ],
 )
 def test_bad_settings_say_why(settings: dict[str, object], reason: str) -> None:

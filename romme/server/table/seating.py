@@ -22,6 +22,8 @@ from romme.server.protocol import ProtocolError
 from romme.server.settings import TableSettings
 from romme.server.table.host import Subscriber, TableHost
 from romme.server.table.seats import CLOSED, PLAYING, WAITING, SeatState, TableStatus
+from romme.store import StoreError
+from romme.store.chips import operating_cost
 
 __all__ = ["Seating"]
 
@@ -96,9 +98,17 @@ class Seating:
             "id": self.id,
             "host": self.host,
             "settings": self.settings.to_json(),
+            "operating_cost": self.operating_cost(),
             "status": self.status,
             "seats": self.seat_info(),
         }
+
+    def operating_cost(self) -> dict[str, int]:
+        """The house's part of a full table's pot, as the lobby and the table show it
+        before a player sits (fixed for the game when it starts)."""
+        percent = self.server.options.chip_cost_percent
+        pot = self.settings.stake * self.settings.seats
+        return {"percent": percent, "amount": operating_cost(pot, percent)}
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -164,6 +174,7 @@ class Seating:
         free = self.free_seats()
         if not free:
             raise ProtocolError("table_full")
+        await self.server.store.require_chips(pid, self.settings.stake)
         self.seats[free[0]] = SeatState(player_id=pid, nickname=conn.nickname, level=conn.level)
         await self._save_seats()
         for other in list(self.subscribers):
@@ -244,6 +255,7 @@ class Seating:
             raise ProtocolError("not_host")
         if self.status != WAITING:
             raise ProtocolError("already_started")
+        before_fill = list(self.seats)
         if fill is not None:
             for index in self.free_seats():
                 self.seats[index] = SeatState(bot=fill)
@@ -258,10 +270,19 @@ class Seating:
                 record = await self.server.store.bot_player(seat.bot)
                 seat.player_id = record.id
                 seat.nickname = record.nickname
+        stored = [s.to_store() for s in self.seats]
+        if self.settings.stake > 0:
+            # The stakes go into the pot in the transaction that stores the start.
+            try:
+                await self.server.store.start_staked_game(
+                    self.id, stored, self.settings.stake, self.operating_cost()["percent"]
+                )
+            except StoreError:
+                self.seats = before_fill
+                raise
+        else:
+            await self.server.store.update_table(self.id, status=PLAYING, seats=stored)
         self.status = PLAYING
-        await self.server.store.update_table(
-            self.id, status=PLAYING, seats=[s.to_store() for s in self.seats]
-        )
         self.game = Game(self.rules, self.settings.seats, self.match_seed)
         log.info("game_started", extra={"table": self.id})
         self._broadcast_tables()

@@ -106,4 +106,14 @@ export const api = {
   cardLuck: () => call('GET', 'api/stats/cards'),
   /** @param {string} path e.g. 'moderation?open=1' @param {object} [body] a POST's body */
   moderation: (path, body) => call(body ? 'POST' : 'GET', `api/${path}`, body),
+  /** @returns {Promise<import('./chips.js').BonusState>} */
+  bonus: () => call('GET', 'api/bonus'),
+  /** @returns {Promise<import('./chips.js').BonusState & {claimed: number}>} */
+  claimBonus: () => call('POST', 'api/bonus'),
+  /**
+   * A page of the player's own chip movements, newest first, before the movement `before`.
+   * @param {string} nickname @param {number} [before]
+   * @returns {Promise<{chips: number, movements: import('./chips.js').Movement[], next: number | null}>}
+   */
+  ledger: (nickname, before) => call('GET', `api/players/${encodeURIComponent(nickname)}/ledger${before ? `?before=${before}` : ''}`),
 };

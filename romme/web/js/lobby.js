@@ -7,6 +7,7 @@ import { avatar, clear, dialog, h, languagePicker, toast } from './ui.js';
 import { friendsPanel, renderFriends, socialButtons } from './friends.js';
 import { helpButton } from './help.js';
 import { levelBadge } from './levels.js';
+import { chipBalance, potText, stakeField } from './chips.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
 
 /** The rankings link's icon on narrow screens (a trophy). */
@@ -41,6 +42,7 @@ export class LobbyScreen {
     const chat = chatForm('lobby-chat-input', (text) => { app.send({ type: 'lobby_chat', text }); });
     const header = h('header.topbar',
       h('div.brand', h('img.brand-icon', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }), h('span', { 'data-i18n': 'app.name' })),
+      chipBalance(app),
       h('div.topbar-right', h('a.top-link', { href: '#/rankings/rating', id: 'rankings-link', 'data-i18n-label': 'rankings.title' },
         h('span.top-icon', { 'aria-hidden': 'true', html: TROPHY }), h('span.top-label', { 'data-i18n': 'rankings.title' })),
         h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
@@ -129,6 +131,7 @@ export class LobbyScreen {
           h('span.table-status', { class: `status-${table.status}` }, t(`status.${table.status}`)),
           h('span.free', t('lobby.free_seats', { n: table.free_seats }))),
         h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
+        h('p.pot', { hidden: !potText(table) }, potText(table) ?? ''),
         h('ul.seats', seats),
         h('div.table-card-actions', actions)));
     }
@@ -267,6 +270,7 @@ export class LobbyScreen {
       knockRow);
     const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === 30 }, t('settings.seconds_n', { n: s }))));
     const timeField = h('fieldset', h('legend', t('newgame.turn_time')), turn);
+    const stake = stakeField();
     const error = h('p.form-error', { role: 'alert' });
     /** @param {string} name a radio group's name */
     const choice = (name) => /** @type {RadioNodeList} */ (form.elements.namedItem(name)).value;
@@ -278,7 +282,7 @@ export class LobbyScreen {
       if (isThree() && Number(opponents.value) < 3) { opponents.value = '3'; }
       renderSeats();
     };
-    form.append(presetField, accessField, oppField, limitField, optionsField, timeField, error,
+    form.append(presetField, accessField, oppField, limitField, optionsField, timeField, stake.field, error,
       h('div.dialog-buttons',
         h('button', { type: 'button', onclick: () => dlg.close() }, t('common.cancel')),
         h('button.primary', { type: 'submit', id: 'ng-create' }, t('newgame.create'))));
@@ -303,6 +307,9 @@ export class LobbyScreen {
         bots,
         turn_seconds: Number(turn.value),
       };
+      const chips = stake.value();
+      if (chips === null) { error.textContent = t('newgame.bad_stake'); return; }
+      if (chips) settings.stake = chips;
       if (!isThree()) {
         const lv = choice('limit');
         const limit = lv === 'custom' ? Number(customLimit.value) : Number(lv);

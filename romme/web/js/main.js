@@ -16,6 +16,7 @@ import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
 import { CardLuckScreen, RankingsScreen } from './rankings.js';
 import { ProfileScreen } from './profile.js';
+import { ChipsScreen } from './chips.js';
 import { ReplayScreen } from './replay/page.js';
 import { limitChat } from './widgets.js';
 
@@ -86,9 +87,9 @@ const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));
 let lobbyScreen = null;
 /** @type {TableScreen | null} */
 let tableScreen = null;
-/** A page: a game history, a replay, the rankings, a profile, the card luck
- * (#/history/NICK, #/replay/ID[/MOVE], #/rankings/BY, #/profile/NICK, #/cards).
- * @type {HistoryScreen | ReplayScreen | RankingsScreen | ProfileScreen | CardLuckScreen | null} */
+/** A page: a game history, a replay, the rankings, a profile, the card luck, the chip
+ * history (#/history/NICK, #/replay/ID[/MOVE], #/rankings/BY, #/profile/NICK, #/cards, #/chips).
+ * @type {HistoryScreen | ReplayScreen | RankingsScreen | ProfileScreen | CardLuckScreen | ChipsScreen | null} */
 let pageScreen = null;
 /** @type {ModerationScreen | null} */
 let moderationScreen = null;
@@ -187,7 +188,7 @@ function startSession(player) {
   });
   app.conn.connect();
   if (!app.i18nReady) return;
-  if (/^#\/(table|replay|history|rankings|profile)\//.test(location.hash) || ['#/moderation', '#/account', '#/cards'].includes(location.hash)) route(); else app.openLobby();
+  if (/^#\/(table|replay|history|rankings|profile)\//.test(location.hash) || ['#/moderation', '#/account', '#/cards', '#/chips'].includes(location.hash)) route(); else app.openLobby();
 }
 
 /** The banner over the page while the socket is not open. Its text waits for the
@@ -383,11 +384,12 @@ function route() {
   pageScreen = null;
   const replay = location.hash.match(/^#\/replay\/(\d+)(?:\/(\d+))?$/);
   const history = location.hash.match(/^#\/history\/([^/]+)$/);
-  if (replay || history) {
+  if (replay || history || location.hash === '#/chips') {
     enterScreen('replay');
     app.tableId = null;
     pageScreen = replay ? new ReplayScreen(app, root, Number(replay[1]), replay[2] ? Number(replay[2]) : null)
-      : new HistoryScreen(app, root, decodeURIComponent(/** @type {string[]} */ (history)[1]));
+      : history ? new HistoryScreen(app, root, decodeURIComponent(history[1]))
+        : new ChipsScreen(app, root);
     return;
   }
   const rankings = location.hash.match(/^#\/rankings(?:\/(\w+))?$/);

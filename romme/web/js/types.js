@@ -23,6 +23,7 @@
  * @property {boolean} [hand_rummy]
  * @property {boolean} [knock]
  * @property {number} [turn_seconds]
+ * @property {number} [stake] chips each seat pays into the pot (0: free)
  */
 
 /**
@@ -118,6 +119,7 @@
  * @property {number} id
  * @property {string} host
  * @property {Settings} settings
+ * @property {{percent: number, amount: number}} [operating_cost] the house's part of a full table's pot
  * @property {'waiting' | 'playing' | 'finished'} status
  * @property {SeatInfo[]} seats
  * @property {number | null} my_seat

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { levelProgress } from './levels.js';
 import { reportButton } from './report.js';
-import { formatTime, t } from './i18n.js';
+import { currentLanguage, formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
 
 /** @import { App, ChatMessage, Settings } from './types.js' */
@@ -29,6 +29,7 @@ export function settingsChips(settings) {
     if (s.knock) chips.push(t('settings.knock'));
   }
   chips.push(t('settings.seconds_n', { n: s.turn_seconds ?? 30 }));
+  if (s.stake) chips.push(t('settings.stake_n', { n: s.stake.toLocaleString(currentLanguage()) }));
   if (s.access === 'invite') chips.push(t('settings.invite_only'));
   return chips;
 }

@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { avatar, clear, h } from '../ui.js';
 import { levelBadge } from '../levels.js';
 import { DEFAULT_BOT_LEVEL, settingsChips, showPlayerInfo } from '../widgets.js';
+import { potText } from '../chips.js';
 import { keyed } from './anim.js';
 
 /** @import { TableScreen } from './screen.js' */
@@ -161,6 +162,7 @@ export function renderWaiting(screen) {
   box.append(
     h('h2', t('table.waiting_title')),
     h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
+    h('p.pot', { id: 'table-pot', hidden: !potText(table) }, potText(table) ?? ''),
     h('ul.waiting-seats', seats),
     h('p.muted', filled ? (isHost ? t('table.ready_to_start') : t('table.waiting_for_host')) : t('table.waiting_for_players')),
     h('div.waiting-buttons',

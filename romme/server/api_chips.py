@@ -1,0 +1,76 @@
+"""The HTTP routes of play money: a player's balance with the bonus, claiming the
+bonus, the chip history (the player's own only). The ranking by chips won this month is a branch
+of ``GET /api/rankings``; the ledger itself is :mod:`romme.store.chips`."""
+
+from __future__ import annotations
+
+import time
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from romme.server.api import _error, _refusals
+from romme.server.errors import ProtocolError
+from romme.server.state import server_state
+from romme.store import PlayerRecord, accounts
+from romme.store.chips import BonusRefused
+from romme.store.limits import LimitReached
+
+__all__ = ["bonus_state", "claim_bonus", "ledger"]
+
+BONUS_REQUEST_SECONDS = 1.0
+"""A player may ask for the bonus once in this many seconds (the answer is the
+same anyway: a double click must not queue transactions)."""
+_last_claim: dict[int, float] = {}
+
+
+async def _me(request: Request) -> PlayerRecord:
+    player = await server_state(request).session_player(request)
+    if player is None:
+        raise ProtocolError("not_authenticated", "log in first")
+    return player
+
+
+@_refusals
+async def bonus_state(request: Request) -> Response:
+    """``GET /api/bonus``: the balance and whether (and from when) a bonus is due."""
+    me = await _me(request)
+    return JSONResponse(await server_state(request).open_store().bonus_state(me.id))
+
+
+@_refusals
+async def claim_bonus(request: Request) -> Response:
+    """``POST /api/bonus``: add the bonus, or say why not and when it is next due."""
+    me = await _me(request)
+    now = time.monotonic()
+    last = _last_claim.get(me.id)
+    if last is not None and now - last < BONUS_REQUEST_SECONDS:
+        raise LimitReached("rate_limited", "one bonus request at a time", 1)
+    if len(_last_claim) > 10_000:
+        _last_claim.clear()
+    _last_claim[me.id] = now
+    try:
+        return JSONResponse(await server_state(request).open_store().claim_bonus(me.id))
+    except BonusRefused as exc:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message, "next_at": exc.next_at}},
+            status_code=409,
+        )
+
+
+@_refusals
+async def ledger(request: Request) -> Response:
+    """``GET /api/players/{nickname}/ledger?before=&limit=``: the player's own chip
+    history, newest first, a page at a time."""
+    me = await _me(request)
+    if accounts.lookup_key(request.path_params["nickname"]) != accounts.lookup_key(me.nickname):
+        return _error("not_your_ledger", "only the player can see their chip history", 403)
+    try:
+        before = request.query_params.get("before")
+        limit = int(request.query_params.get("limit", "50"))
+        before_id = None if before is None else int(before)
+    except ValueError:
+        raise ProtocolError("bad_message", "before and limit are numbers") from None
+    return JSONResponse(
+        await server_state(request).open_store().chip_ledger(me.id, before=before_id, limit=limit)
+    )
