@@ -79,7 +79,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         state = await _inspect(store)
-        assert state["revision"] == _head() == "r0005"
+        assert state["revision"] == _head() == "r0006"
         assert state["tables"] == TABLES | {"alembic_version"}
         assert state["diff"] == [], "the migrations and the models differ"
         assert await store.ping()
@@ -87,7 +87,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
         await store.close()
     again = await Store.open(empty_url)  # an up-to-date database is left alone
     try:
-        assert (await _inspect(again))["revision"] == "r0005"
+        assert (await _inspect(again))["revision"] == "r0006"
     finally:
         await again.close()
 
@@ -192,6 +192,7 @@ def test_migrations_ship_inside_the_package() -> None:
         "r0003_friends_blocks.py",
         "r0004_moderation.py",
         "r0005_analysis.py",
+        "r0006_cluster.py",
     ]
 
 
@@ -213,7 +214,7 @@ def test_alembic_command_line(
     monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
     main(["upgrade", "head"])
     main(["current"])
-    assert "r0005 (head)" in capfd.readouterr().out
+    assert "r0006 (head)" in capfd.readouterr().out
 
 
 @pytest.mark.asyncio
