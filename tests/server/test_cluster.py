@@ -109,7 +109,7 @@ async def test_sigkill_owner_then_sigterm_drain(make_server: ServerFactory, redi
 
     # A third node joins; SIGTERM on node-b hands the table over at once.
     node_c = _node(make_server, db_url, redis_url, "node-c")
-    await _play_until(players, before[a.nickname]["version"] + 2, {0, 1})  # type: ignore[operator]
+    await _play_until(players, before[a.nickname]["version"] + 2, {0, 1})
     await asyncio.sleep(0.3)
     version = a.tables[table]["version"]
     assert node_b.stop() == 0
