@@ -29,6 +29,7 @@ from romme.server.housekeeping import gc_loop, housekeeping_loop, watch_loop
 from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
 from romme.server.moderation import ChatGuard
+from romme.server.nodelink import NodeLink
 from romme.server.ownership import LEASE_SECONDS, Ownership
 from romme.server.registry import Registry
 from romme.server.rematch import Rematches
@@ -66,6 +67,8 @@ class Hub:
         self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
         self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
         self.ownership = Ownership(self, options.node_id or default_node_id(), options.redis_url)
+        self.relay: NodeLink | None = None
+        """The messages to and from the other nodes of a cluster (``romme.server.relay``)."""
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
@@ -85,6 +88,8 @@ class Hub:
     async def start(self) -> None:
         """Take this node's tables (every unfinished one on a single server), rebuild
         them from the store and start their timers."""
+        if self.relay is not None:
+            await self.relay.start()
         await self.ownership.start()
         await self.lobby.start()
         self.spawn(watch_loop())
@@ -112,6 +117,8 @@ class Hub:
                 for conn in list(self.registry.by_player.get(seat.player_id or 0, ())):
                     if not seat.left:
                         table.post(table.subscribe, conn)
+        if self.relay is not None and epochs:
+            self.relay.taken(sorted(epochs))
         self.lobby.changed()
 
     async def _restore(self, record: TableRecord, epoch: int) -> TableActor | None:
@@ -151,6 +158,8 @@ class Hub:
         await self.begin_shutdown()
         await self.lobby.stop()
         await self.ownership.close()
+        if self.relay is not None:
+            await self.relay.close()
         self.invitations.close()
         for timer in self._orphan_timers.values():
             timer.cancel()
@@ -208,11 +217,15 @@ class Hub:
                 continue
             with contextlib.suppress(ProtocolError, EngineError, StoreError):
                 await table.call(table.subscribe, conn)
+        if self.relay is not None:
+            self.relay.connected(conn)
         if first:
             self.lobby.changed()
 
     async def disconnect(self, conn: Connection) -> None:
         conn.close()
+        if self.relay is not None:
+            self.relay.disconnected(conn)
         if self.registry.remove(conn):
             self.guests.hold(conn.player_id)
             self.social.detach(conn.player_id)

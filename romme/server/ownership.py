@@ -22,13 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
+from romme.server.nodelink import OwnershipHost
 from romme.server.presence import Presence
 from romme.server.table import FINISHED
-
-if TYPE_CHECKING:
-    from romme.server.hub import Hub
 
 __all__ = ["LEASE_SECONDS", "TICK", "Ownership"]
 
@@ -45,7 +42,7 @@ TICK = 2.0
 class Ownership:
     """This node's leases, renewals and takeovers."""
 
-    def __init__(self, hub: Hub, node: str, redis_url: str | None) -> None:
+    def __init__(self, hub: OwnershipHost, node: str, redis_url: str | None) -> None:
         self.hub = hub
         self.node = node
         self.presence = Presence(redis_url, node) if redis_url else None
@@ -99,6 +96,8 @@ class Ownership:
         live = await self.presence.live_nodes()
         if live is None or self.draining:
             return  # without Redis nobody knows who is alive: leases only expire
+        if self.hub.relay is not None:
+            self.hub.relay.nodes_gone(set(live) | {self.node})
         live[self.node] = len(self.owned())
         free = await self.hub.store.free_tables(live_nodes=list(live))
         nodes = sorted(live)

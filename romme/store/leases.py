@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, or_, select, true, update
 
-from romme.store.core import StoreCore
+from romme.store.core import StoreCore, is_id
 from romme.store.models import GameTable
 from romme.store.records import PLAYING, WAITING
 
@@ -119,6 +119,18 @@ class LeaseStore(StoreCore):
         if live_nodes is not None:
             conditions.append(GameTable.owner_node.not_in(list(live_nodes)))
         return await self._leases(or_(*conditions))
+
+    async def table_owner(self, table_id: int) -> str | None:
+        """The node that holds the lease of an unfinished table (``None``: nobody, or
+        no such unfinished table)."""
+        if not is_id(table_id):
+            return None
+        async with self._read() as session:
+            return await session.scalar(
+                select(GameTable.owner_node).where(
+                    GameTable.id == table_id, GameTable.status.in_(_UNFINISHED)
+                )
+            )
 
     async def leases(self) -> list[Lease]:
         """Every unfinished table's lease (for the operators and tests)."""

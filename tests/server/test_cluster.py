@@ -55,16 +55,19 @@ def _node(make_server: ServerFactory, db_url: str, redis_url: str, name: str) ->
     return make_server(db_url=db_url, time_scale=1, extra=["--redis", redis_url, "--node-id", name])
 
 
-async def _owned_by(node: ServerProcess, table: int, limit: float) -> float:
-    """Seconds until ``node`` reports that it runs ``table`` (fails after ``limit``)."""
+async def _owner(
+    nodes: list[ServerProcess], table: int, limit: float
+) -> tuple[ServerProcess, float]:
+    """The node that runs ``table`` and the seconds until one did (fails after ``limit``)."""
     started = time.monotonic()
-    async with httpx.AsyncClient(base_url=node.base) as http:
+    async with httpx.AsyncClient() as http:
         while time.monotonic() - started < limit:
-            health = (await http.get("/healthz")).json()
-            if table in health["owned_tables"]:
-                return time.monotonic() - started
+            for node in nodes:
+                health = (await http.get(node.base + "/healthz")).json()
+                if table in health["owned_tables"]:
+                    return node, time.monotonic() - started
             await asyncio.sleep(0.1)
-    raise AssertionError(f"{node.base} did not take table {table} within {limit} s")
+    raise AssertionError(f"no node took table {table} within {limit} s")
 
 
 async def _move_to(client: Client, node: ServerProcess, table: int) -> dict[str, object]:
@@ -78,51 +81,62 @@ async def _move_to(client: Client, node: ServerProcess, table: int) -> dict[str,
     return table_json
 
 
-async def test_sigkill_owner_then_sigterm_drain(make_server: ServerFactory, redis_url: str) -> None:
-    first = make_server("postgresql", time_scale=1, start=False)
-    db_url = first.db_url
-    node_a = _node(make_server, db_url, redis_url, "node-a")
-    node_b = _node(make_server, db_url, redis_url, "node-b")
+async def test_cross_node_play_sigkill_and_sigterm(
+    make_server: ServerFactory, redis_url: str
+) -> None:
+    db_url = make_server("postgresql", start=False).db_url
+    nodes = [_node(make_server, db_url, redis_url, f"node-{n}") for n in "abc"]
+    node_a, node_b, node_c = nodes
     health = httpx.get(node_a.base + "/healthz").json()
     assert (health["node"], health["redis"], health["db"]) == ("node-a", True, True)
 
+    # The table runs on node-a; its second player is connected to node-b: every
+    # message of hers travels over Redis to node-a, and back.
     a = await (await Client(node_a, nickname("ka")).guest()).connect()
-    b = await (await Client(node_a, nickname("kb")).guest()).connect()
+    b = await (await Client(node_b, nickname("kb")).guest()).connect()
     table = await create_table(a, seats=3, bots={"2": "casual"}, point_limit=1, turn_seconds=120)
-    await b.request({"type": "join_table", "table": table})
+    joined = await b.request({"type": "join_table", "table": table})
+    assert joined["type"] == "table" and joined["table"]["my_seat"] == 1, joined
     await a.request({"type": "start_game", "table": table})
     players = [Autoplayer(a, table), Autoplayer(b, table)]
-    assert table in httpx.get(node_a.base + "/healthz").json()["owned_tables"]
-    assert table not in httpx.get(node_b.base + "/healthz").json()["owned_tables"]
+    assert (await _owner(nodes, table, 1))[0] is node_a
 
-    # SIGKILL the owner mid-round: node-b takes the table within 15 s.
+    # SIGKILL the owner mid-round: another node takes the table within 15 s. The
+    # player on node-b stays connected and gets the table back from its new node;
+    # the one on node-a reconnects to node-b.
     await _play_until(players, 5, {0, 1})
     await asyncio.sleep(0.3)
     before = {c.nickname: dict(c.tables[table]) for c in (a, b)}
+    assert before[a.nickname]["version"] == before[b.nickname]["version"]
+    start_b = len(b.messages)
     node_a.kill()
-    failover = await _owned_by(node_b, table, TAKEOVER_LIMIT)
+    owner, failover = await _owner([node_b, node_c], table, TAKEOVER_LIMIT)
+    back = await b.expect("table", lambda m: m["table"]["id"] == table, start=start_b)
+    after = {a.nickname: await _move_to(a, node_b, table), b.nickname: back["table"]}
     for client in (a, b):
-        after = await _move_to(client, node_b, table)
-        old = before[client.nickname]
-        assert (after["version"], after["view"]) == (old["version"], old["view"])
-        assert after["status"] == "playing"
+        old, new = before[client.nickname], after[client.nickname]
+        assert (new["version"], new["view"], new["status"]) == (
+            old["version"],
+            old["view"],
+            "playing",
+        )
 
-    # A third node joins; SIGTERM on node-b hands the table over at once.
-    node_c = _node(make_server, db_url, redis_url, "node-c")
-    await _play_until(players, before[a.nickname]["version"] + 2, {0, 1})
+    # SIGTERM on the new owner drains it: the last node takes the table at once.
+    await _play_until(players, int(before[a.nickname]["version"]) + 2, {0, 1})
     await asyncio.sleep(0.3)
     version = a.tables[table]["version"]
-    assert node_b.stop() == 0
-    took = await _owned_by(node_c, table, 5)
+    assert owner.stop() == 0
+    last = node_c if owner is node_b else node_b
+    _, handover = await _owner([last], table, 5)
     for client in (a, b):
-        after = await _move_to(client, node_c, table)
-        assert after["version"] == version
+        if client.server is owner:
+            assert (await _move_to(client, last, table))["version"] == version
 
     await play_out(players, timeout=120)
     over = a.tables[table]["game_over"]
-    log = httpx.get(node_c.base + f"/api/games/{table}").json()
+    log = httpx.get(last.base + f"/api/games/{table}").json()
     check_log(log, over["winners"])  # every version once, in order: nothing lost or doubled
     for client in (a, b):
         check_messages(client.messages, table, log)
         await client.close()
-    print(f"takeover after SIGKILL {failover:.1f} s, after SIGTERM {took:.1f} s")
+    print(f"takeover after SIGKILL {failover:.1f} s, after SIGTERM {handover:.1f} s")

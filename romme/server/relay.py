@@ -1,0 +1,297 @@
+"""Every node serves every client: table messages travel over Redis between the
+node a player is connected to and the node that runs the table.
+
+A player on node X sends a message about table T, which node Y runs. X does not
+carry it out: it publishes the message's text on Y's channel ``romme:to:Y``. Y
+keeps a :class:`RemoteConnection` for each connection of another node that talks
+to its tables: a :class:`~romme.server.connection.Connection` whose messages go
+back over Redis (``romme:to:X``) instead of down a socket. Y runs the message
+exactly as for a local connection (``dispatch.handle``), in the order it came, and
+the table sends its answer and every later update to the remote connection, which
+X hands to the client's socket.
+
+When a client connects, its node says ``hello`` on ``romme:all`` and each node
+that runs a table where the player sits subscribes it there (the ``table`` comes
+back as after any reconnect); ``gone`` when it disconnects. A node that takes
+tables over says ``taken``, and the others say ``hello`` again for their
+connections, so the players follow their table to its new node.
+
+Redis pub/sub delivers at most once: a message lost between nodes is a version
+the client did not get, and the client's ``resync`` (docs/protocol.md) fetches it
+from the table. Nothing here is stored: the table and its log are in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from redis.asyncio import Redis
+
+from romme.server import dispatch, protocol
+from romme.server.connection import Connection
+from romme.server.errors import ProtocolError
+from romme.server.protocol import ClientMessage, parse_message
+
+if TYPE_CHECKING:
+    from romme.server.hub import Hub
+    from romme.store import PlayerRecord
+
+__all__ = ["TABLE_MESSAGES", "Relay", "RemoteConnection"]
+
+log = logging.getLogger("romme.server.cluster")
+
+TABLE_MESSAGES = (
+    protocol.ActionMsg,
+    protocol.Back,
+    protocol.Hint,
+    protocol.JoinTable,
+    protocol.LeaveTable,
+    protocol.NextRoundMsg,
+    protocol.Rematch,
+    protocol.Resync,
+    protocol.SetSeat,
+    protocol.StartGame,
+    protocol.TableChat,
+    protocol.WatchTable,
+)
+"""The client messages about one table: carried out by the node that runs it."""
+
+ALL = "romme:all"
+
+
+def inbox(node: str) -> str:
+    return f"romme:to:{node}"
+
+
+class RemoteConnection(Connection):
+    """A connection of another node, as the tables here see it."""
+
+    def __init__(self, relay: Relay, node: str, conn_id: int, player: PlayerRecord) -> None:
+        super().__init__(None, player)
+        self.relay = relay
+        self.node = node
+        self.remote_id = conn_id
+        self.inbox: asyncio.Queue[str] = asyncio.Queue()
+        self.task = asyncio.create_task(self._run())
+
+    def __repr__(self) -> str:
+        return f"<RemoteConnection {self.node}/{self.remote_id} {self.nickname}>"
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.relay.publish(inbox(self.node), f"send {self.remote_id}\n{text}")
+
+    def send_lobby(self, text: str) -> None:
+        """The lobby comes from the client's own node."""
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.relay.publish(inbox(self.node), f"close {self.remote_id}\n{code}")
+        super().close(code)
+
+    async def _run(self) -> None:
+        """Carry out the client's messages one after the other, as its socket would."""
+        hub = self.relay.hub
+        while True:
+            text = await self.inbox.get()
+            try:
+                parsed, msg_id = parse_message(text, hub.options.max_message_bytes)
+            except ProtocolError as exc:
+                self.error(exc, getattr(exc, "msg_id", None))
+                continue
+            await dispatch.handle(hub, self, parsed, msg_id)
+
+
+class Relay:
+    """This node's end of the messages between nodes."""
+
+    def __init__(self, hub: Hub, url: str, node: str) -> None:
+        self.hub = hub
+        self.node = node
+        self.redis: Redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self._listening: Redis = Redis.from_url(url, socket_connect_timeout=2)
+        self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._local: dict[int, Connection] = {}
+        """This node's connections by id (those that talk to other nodes' tables)."""
+        self._remote: dict[tuple[str, int], RemoteConnection] = {}
+        self._owners: dict[int, str] = {}
+        """Which node runs each table this node forwarded to (forgotten on ``taken``)."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._send_loop()),
+            asyncio.create_task(self._listen_loop()),
+        ]
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *(r.task for r in self._remote.values())]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for client in (self.redis, self._listening):
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    # --------------------------------------------------------- this node's clients
+
+    def is_remote(self, message: ClientMessage) -> bool:
+        """Whether the message is about a table another node runs (or may run)."""
+        return isinstance(message, TABLE_MESSAGES) and message.table not in self.hub.tables
+
+    async def forward(self, conn: Connection, message: ClientMessage, text: str) -> None:
+        """Send a client's table message to the node that runs the table."""
+        assert isinstance(message, TABLE_MESSAGES)
+        table_id = message.table
+        owner = self._owners.get(table_id)
+        if owner is None:
+            owner = await self.hub.store.table_owner(table_id)
+            if owner is None or owner == self.node:
+                raise ProtocolError("no_such_table", f"there is no table {table_id}")
+            self._owners[table_id] = owner
+        self._local[conn.id] = conn
+        self.publish(inbox(owner), f"msg {self.node} {conn.id} {conn.player_id}\n{text}")
+
+    def connected(self, conn: Connection) -> None:
+        """A client connected here: the nodes that run its tables subscribe it."""
+        self._local[conn.id] = conn
+        self._hello([conn])
+
+    def disconnected(self, conn: Connection) -> None:
+        if self._local.pop(conn.id, None) is not None:
+            self.publish(ALL, json.dumps({"gone": self.node, "conn": conn.id}))
+
+    def taken(self, table_ids: list[int]) -> None:
+        """This node took these tables: the players connected elsewhere follow."""
+        self.publish(ALL, json.dumps({"taken": self.node, "tables": table_ids}))
+
+    def _hello(self, conns: list[Connection], tables: list[int] | None = None) -> None:
+        if conns:
+            hello = [[c.id, c.player_id] for c in conns]
+            self.publish(ALL, json.dumps({"hello": self.node, "conns": hello, "tables": tables}))
+
+    # ------------------------------------------------------------- Redis
+
+    def publish(self, channel: str, data: str) -> None:
+        """Queue a message; one task publishes them in order, in pipelined batches."""
+        self._outgoing.put_nowait((channel, data))
+
+    async def _send_loop(self) -> None:
+        while True:
+            batch = [await self._outgoing.get()]
+            while not self._outgoing.empty():
+                batch.append(self._outgoing.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception as exc:
+                log.warning("relay_send_failed", extra={"error": repr(exc), "lost": len(batch)})
+                self._refuse(batch)
+
+    def _refuse(self, batch: list[tuple[str, str]]) -> None:
+        """Redis is away: the clients whose requests could not be forwarded are told."""
+        for _, data in batch:
+            if not data.startswith("msg "):
+                continue
+            head, _, text = data.partition("\n")
+            conn = self._local.get(int(head.split()[2]))
+            if conn is not None:
+                msg_id = json.loads(text).get("id") if text.startswith("{") else None
+                conn.error(
+                    ProtocolError(
+                        "server_busy",
+                        "the server that runs this table cannot be reached: try again shortly",
+                    ),
+                    msg_id,
+                )
+
+    async def _listen_loop(self) -> None:
+        while True:
+            try:
+                async with self._listening.pubsub() as pubsub:
+                    await pubsub.subscribe(inbox(self.node), ALL)
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            await self._received(message["data"].decode())
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("relay_listen_failed", extra={"error": repr(exc)})
+                await asyncio.sleep(1)
+
+    async def _received(self, data: str) -> None:
+        head, _, body = data.partition("\n")
+        kind, *args = head.split(" ")
+        if kind == "send":
+            conn = self._local.get(int(args[0]))
+            if conn is not None:
+                conn.send(body)
+        elif kind == "close":
+            conn = self._local.get(int(args[0]))
+            if conn is not None:
+                conn.close(int(body))
+        elif kind == "msg":
+            remote = await self._remote_connection(args[0], int(args[1]), int(args[2]))
+            if remote is not None:
+                remote.inbox.put_nowait(body)
+        elif kind.startswith("{"):
+            await self._broadcast(json.loads(data))
+
+    async def _broadcast(self, data: dict[str, Any]) -> None:
+        if "hello" in data and data["hello"] != self.node:
+            await self._subscribe(data["hello"], data["conns"], data.get("tables"))
+        elif "gone" in data:
+            remote = self._remote.pop((data["gone"], data["conn"]), None)
+            if remote is not None:
+                self._drop(remote)
+        elif "taken" in data and data["taken"] != self.node:
+            for table_id in data["tables"]:
+                self._owners[table_id] = data["taken"]
+            self._hello(list(self._local.values()), data["tables"])
+
+    async def _subscribe(self, node: str, conns: list[list[int]], tables: list[int] | None) -> None:
+        """A client of ``node`` connected: subscribe it to the tables here where its
+        player sits (of ``tables``, if given)."""
+        for conn_id, player_id in conns:
+            for table in list(self.hub.tables.values()):
+                if tables is not None and table.id not in tables:
+                    continue
+                seat = table.seat_of(player_id)
+                if seat is None or table.seats[seat].left:
+                    continue
+                remote = await self._remote_connection(node, conn_id, player_id)
+                if remote is not None:
+                    table.post(table.subscribe, remote)
+
+    async def _remote_connection(
+        self, node: str, conn_id: int, player_id: int
+    ) -> RemoteConnection | None:
+        remote = self._remote.get((node, conn_id))
+        if remote is None:
+            player = await self.hub.store.get_player(player_id)
+            if player is None:
+                return None
+            remote = self._remote.get((node, conn_id))
+            if remote is None:
+                remote = self._remote[node, conn_id] = RemoteConnection(self, node, conn_id, player)
+        return remote
+
+    def _drop(self, remote: RemoteConnection) -> None:
+        remote.closed = True
+        remote.task.cancel()
+        for table_id in list(remote.tables):
+            table = self.hub.tables.get(table_id)
+            if table is not None:
+                table.post(table.unsubscribe, remote)
+
+    def nodes_gone(self, live: set[str]) -> None:
+        """Forget the connections of nodes that are no longer alive."""
+        for key, remote in list(self._remote.items()):
+            if key[0] not in live:
+                del self._remote[key]
+                self._drop(remote)
