@@ -94,13 +94,19 @@ class Ownership:
         """Take the free tables that are this node's to take (see the module)."""
         assert self.presence is not None
         live = await self.presence.live_nodes()
-        if live is None or self.draining:
-            return  # without Redis nobody knows who is alive: leases only expire
-        if self.hub.relay is not None:
-            self.hub.relay.nodes_gone(set(live) | {self.node})
-        live[self.node] = len(self.owned())
-        free = await self.hub.store.free_tables(live_nodes=list(live))
-        nodes = sorted(live)
+        if self.draining:
+            return
+        if live is None:
+            # Without Redis nobody knows who is alive (a missing heartbeat may be
+            # Redis's fault): only expired leases are taken, by whoever is first.
+            free = await self.hub.store.free_tables()
+            nodes = [self.node]
+        else:
+            if self.hub.relay is not None:
+                self.hub.relay.nodes_gone(set(live) | {self.node})
+            live[self.node] = len(self.owned())
+            free = await self.hub.store.free_tables(live_nodes=list(live))
+            nodes = sorted(live)
         mine: list[tuple[int, int]] = []
         for lease in free:
             if nodes[lease.table_id % len(nodes)] == self.node or lease.table_id in self._seen_free:
