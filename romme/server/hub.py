@@ -266,9 +266,14 @@ class Hub:
     async def _close_orphan(self, table: TableActor) -> None:
         """Runs in the table's task: close it if it still waits without its host."""
         self._orphan_timers.pop(table.id, None)
-        if table.status == WAITING and not self.registry.online(table.host_id):
-            log.info("waiting_table_abandoned", extra={"table": table.id})
-            await table.close("the host has gone")
+        if table.status != WAITING or self.registry.online(table.host_id):
+            return
+        if any(conn.player_id == table.host_id for conn in table.subscribers):
+            # The host follows the table from another node of the cluster.
+            self._watch_host(table)
+            return
+        log.info("waiting_table_abandoned", extra={"table": table.id})
+        await table.close("the host has gone")
 
     # --------------------------------------------------------------- tables
 

@@ -9,7 +9,8 @@ leases now and then. In a cluster (``--redis``) a node announces itself in Redis
 
 - renews its leases (a table whose lease another node took leaves this node);
 - takes the free tables: never taken, released by a draining node, their lease
-  expired, or held by a node whose heartbeat is gone. Each free table is first
+  expired, or held by a node whose heartbeat is gone and that has not renewed their
+  leases for :data:`SILENT` seconds. Each free table is first
   offered to one live node (``table id mod nodes``, so a dead node's tables spread
   over the others); a table still free at the next tick goes to whoever is first.
 
@@ -37,6 +38,10 @@ loses its tables at most this long after its last renewal (sooner if its heartbe
 expires first)."""
 TICK = 2.0
 """Seconds between two renewals and looks for free tables."""
+SILENT = 2 * TICK
+"""A node without a heartbeat loses its tables once it has not renewed their leases
+for this long (a node whose heartbeat Redis lost, e.g. in a restart, but which
+renews its leases, keeps them)."""
 
 
 class Ownership:
@@ -105,7 +110,9 @@ class Ownership:
             if self.hub.relay is not None:
                 self.hub.relay.nodes_gone(set(live) | {self.node})
             live[self.node] = len(self.owned())
-            free = await self.hub.store.free_tables(live_nodes=list(live))
+            free = await self.hub.store.free_tables(
+                live_nodes=list(live), silent_for=LEASE_SECONDS - SILENT
+            )
             nodes = sorted(live)
         mine: list[tuple[int, int]] = []
         for lease in free:

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
@@ -61,6 +62,8 @@ TABLE_MESSAGES = (
 """The client messages about one table: carried out by the node that runs it."""
 
 ALL = "romme:all"
+NODE_GONE = 10.0
+"""Seconds without a heartbeat after which a node's connections are forgotten."""
 
 
 def inbox(node: str) -> str:
@@ -121,6 +124,8 @@ class Relay:
         self._owners: dict[int, str] = {}
         """Which node runs each table this node forwarded to (forgotten on ``taken``)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._seen: dict[str, float] = {}
+        """When each node's heartbeat was last seen (monotonic seconds)."""
 
     async def start(self) -> None:
         self._tasks = [
@@ -236,7 +241,12 @@ class Relay:
             if conn is not None:
                 conn.close(int(body))
         elif kind == "msg":
-            remote = await self._remote_connection(args[0], int(args[1]), int(args[2]))
+            node, conn_id, player_id = args[0], int(args[1]), int(args[2])
+            if (node, conn_id) not in self._remote:
+                # A client this node did not know (its hello was lost): it gets its
+                # tables here first, as after a hello.
+                await self._subscribe(node, [[conn_id, player_id]], None)
+            remote = await self._remote_connection(node, conn_id, player_id)
             if remote is not None:
                 remote.inbox.put_nowait(body)
         elif kind.startswith("{"):
@@ -290,8 +300,13 @@ class Relay:
                 table.post(table.unsubscribe, remote)
 
     def nodes_gone(self, live: set[str]) -> None:
-        """Forget the connections of nodes that are no longer alive."""
+        """Forget the connections of nodes without a heartbeat for
+        :data:`NODE_GONE` seconds (not at once: a restarted Redis has lost every
+        heartbeat for a moment)."""
+        now = time.monotonic()
+        for node in live:
+            self._seen[node] = now
         for key, remote in list(self._remote.items()):
-            if key[0] not in live:
+            if now - self._seen.setdefault(key[0], now) > NODE_GONE:
                 del self._remote[key]
                 self._drop(remote)

@@ -108,16 +108,25 @@ class LeaseStore(StoreCore):
         async with self._write() as session:
             await session.execute(update(GameTable).where(found).values(owner_node=None))
 
-    async def free_tables(self, live_nodes: Collection[str] | None = None) -> list[Lease]:
+    async def free_tables(
+        self, live_nodes: Collection[str] | None = None, silent_for: float = 0.0
+    ) -> list[Lease]:
         """The unfinished tables nobody holds: never taken, released, their lease
-        expired, or (given the ``live_nodes``) held by a node that is not among them."""
+        expired, or (given the ``live_nodes``) held by a node that is not among them
+        and whose lease runs out within ``silent_for`` seconds less than a fresh
+        one (``lease_seconds - silent_for``): a node that is alive renews its leases,
+        whatever another part (Redis) says about it."""
+        now = self._now()
         conditions = [
             GameTable.owner_node.is_(None),
             GameTable.lease_until.is_(None),
-            GameTable.lease_until < self._now(),
+            GameTable.lease_until < now,
         ]
         if live_nodes is not None:
-            conditions.append(GameTable.owner_node.not_in(list(live_nodes)))
+            conditions.append(
+                GameTable.owner_node.not_in(list(live_nodes))
+                & (GameTable.lease_until < now + timedelta(seconds=silent_for))
+            )
         return await self._leases(or_(*conditions))
 
     async def table_owner(self, table_id: int) -> str | None:

@@ -1,8 +1,8 @@
 """A cluster of real nodes (``romme serve --redis``) on one PostgreSQL database and
-one redis-server: SIGKILL the node that owns a running table, and another node
-takes it over within 15 s; the players reconnect there and finish the match with
-nothing lost or doubled. SIGTERM drains a node: its table moves to another node
-at once."""
+one redis-server, a player on another node than the table's: Redis restarts and
+play goes on; SIGKILL the node that owns a running table, and another node takes
+it over within 15 s; the players reconnect there and finish the match with nothing
+lost or doubled. SIGTERM drains a node: its table moves to another node at once."""
 
 from __future__ import annotations
 
@@ -26,29 +26,45 @@ TAKEOVER_LIMIT = 15.0
 """Seconds within which another node runs a dead node's tables."""
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    """A redis-server of this test only, on a free port, persisting nothing."""
-    port = free_port()
-    proc = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--daemonize", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+class RedisServer:
+    """A redis-server of one test, on a free port, persisting nothing."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
         deadline = time.monotonic() + 10
         while (
             subprocess.run(
-                ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True
+                ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True
             ).stdout.strip()
             != "PONG"
         ):
-            assert proc.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+            assert self.proc.poll() is None and time.monotonic() < deadline, "no redis-server"
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
     finally:
-        proc.terminate()
-        proc.wait(10)
+        server.stop()
 
 
 def _node(make_server: ServerFactory, db_url: str, redis_url: str, name: str) -> ServerProcess:
@@ -81,9 +97,22 @@ async def _move_to(client: Client, node: ServerProcess, table: int) -> dict[str,
     return table_json
 
 
-async def test_cross_node_play_sigkill_and_sigterm(
-    make_server: ServerFactory, redis_url: str
+async def _redis_state(nodes: list[ServerProcess], up: bool, limit: float = 10) -> None:
+    """Wait until every node reports Redis ``up`` (or down) in ``/healthz``."""
+    deadline = time.monotonic() + limit
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            states = [(await http.get(n.base + "/healthz")).json()["redis"] for n in nodes]
+            if states == [up] * len(nodes):
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"Redis is not {'up' if up else 'down'} for every node: {states}")
+
+
+async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
+    make_server: ServerFactory, redis: RedisServer
 ) -> None:
+    redis_url = redis.url
     db_url = make_server("postgresql", start=False).db_url
     nodes = [_node(make_server, db_url, redis_url, f"node-{n}") for n in "abc"]
     node_a, node_b, node_c = nodes
@@ -101,10 +130,26 @@ async def test_cross_node_play_sigkill_and_sigterm(
     players = [Autoplayer(a, table), Autoplayer(b, table)]
     assert (await _owner(nodes, table, 1))[0] is node_a
 
+    # Redis restarts mid-round: each node keeps its tables; what crosses nodes
+    # pauses, and once Redis is back a resync fetches what the player missed.
+    await _play_until(players, 4, {0, 1})
+    await asyncio.sleep(0.3)
+    redis.stop()
+    await _redis_state(nodes, up=False)
+    redis.start()
+    await _redis_state(nodes, up=True)
+    await asyncio.sleep(1.5)  # the relays subscribe again
+    version = a.tables[table]["version"]
+    since = b.tables[table]["version"]
+    resync = await b.request({"type": "resync", "table": table, "since": since})
+    assert resync["type"] in ("update", "table"), resync
+    assert b.tables[table]["version"] == version
+    assert (await _owner(nodes, table, 1))[0] is node_a
+
     # SIGKILL the owner mid-round: another node takes the table within 15 s. The
     # player on node-b stays connected and gets the table back from its new node;
     # the one on node-a reconnects to node-b.
-    await _play_until(players, 5, {0, 1})
+    await _play_until(players, version + 2, {0, 1})
     await asyncio.sleep(0.3)
     before = {c.nickname: dict(c.tables[table]) for c in (a, b)}
     assert before[a.nickname]["version"] == before[b.nickname]["version"]

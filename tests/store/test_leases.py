@@ -79,7 +79,13 @@ async def test_release_claim_all_and_free(store: Store, clock: FakeClock) -> Non
     [lease] = await store.leases()
     assert (lease.table_id, lease.node, lease.epoch) == (held, "node-c", 1)
     assert await store.free_tables() == await store.free_tables(live_nodes=["node-c"]) == []
-    assert [lease.table_id for lease in await store.free_tables(live_nodes=[])] == [held]
+    # A node without a heartbeat keeps its tables while it renews their leases.
+    assert await store.free_tables(live_nodes=[], silent_for=5) == []
+    clock.advance(seconds=6)
+    assert [lease.table_id for lease in await store.free_tables(live_nodes=[], silent_for=5)] == [
+        held
+    ]
+    assert await store.free_tables() == []
     await store.update_table(held, status="closed")  # no lease to take any more
     assert await store.leases() == []
 
@@ -88,7 +94,8 @@ async def test_release_claim_all_and_free(store: Store, clock: FakeClock) -> Non
     assert [lease.table_id for lease in await store.free_tables()] == [one, two]
     assert await store.claim_all_tables("solo", 10) == {one: 1, two: 1}
     assert await store.free_tables() == await store.free_tables(live_nodes=["solo"]) == []
-    assert [lease.table_id for lease in await store.free_tables(live_nodes=["other"])] == [one, two]
+    other = await store.free_tables(live_nodes=["other"], silent_for=10)
+    assert [lease.table_id for lease in other] == [one, two]
     await store.release_tables("solo", [one])
     assert [lease.table_id for lease in await store.free_tables()] == [one]
     await store.release_tables("solo")
