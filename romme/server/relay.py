@@ -10,7 +10,8 @@ exactly as for a local connection (``dispatch.handle``), in the order it came, a
 the table sends its answer and every later update to the remote connection, which
 X hands to the client's socket.
 
-When a client connects, its node says ``hello`` on ``romme:all`` and each node
+The lobby is shared as :mod:`romme.server.lobby_share` says. When a client
+connects, its node says ``hello`` on ``romme:all`` and each node
 that runs a table where the player sits subscribes it there (the ``table`` comes
 back as after any reconnect); ``gone`` when it disconnects. A node that takes
 tables over says ``taken``, and the others say ``hello`` again for their
@@ -35,6 +36,7 @@ from redis.asyncio import Redis
 from romme.server import dispatch, protocol
 from romme.server.connection import Connection
 from romme.server.errors import ProtocolError
+from romme.server.lobby_share import LobbyShare
 from romme.server.protocol import ClientMessage, parse_message
 
 if TYPE_CHECKING:
@@ -128,10 +130,16 @@ class Relay:
         """When each node's heartbeat was last seen (monotonic seconds)."""
 
     async def start(self) -> None:
+        share = LobbyShare(self.redis, self.node, self.hub.lobby)
+        self.hub.lobby.on_said = self._said
         self._tasks = [
             asyncio.create_task(self._send_loop()),
             asyncio.create_task(self._listen_loop()),
+            asyncio.create_task(share.run()),
         ]
+
+    def _said(self, chat: dict[str, Any]) -> None:
+        self.publish(ALL, json.dumps({"chat": chat, "node": self.node}))
 
     async def close(self) -> None:
         for task in [*self._tasks, *(r.task for r in self._remote.values())]:
@@ -253,7 +261,9 @@ class Relay:
             await self._broadcast(json.loads(data))
 
     async def _broadcast(self, data: dict[str, Any]) -> None:
-        if "hello" in data and data["hello"] != self.node:
+        if "chat" in data and data["node"] != self.node:
+            self.hub.lobby.heard(data["chat"])
+        elif "hello" in data and data["hello"] != self.node:
             await self._subscribe(data["hello"], data["conns"], data.get("tables"))
         elif "gone" in data:
             remote = self._remote.pop((data["gone"], data["conn"]), None)

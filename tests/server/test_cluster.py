@@ -1,5 +1,6 @@
 """A cluster of real nodes (``romme serve --redis``) on one PostgreSQL database and
-one redis-server, a player on another node than the table's: Redis restarts and
+one redis-server, a player on another node than the table's (who sees it in her
+lobby, and the lobby chat of the other node): Redis restarts and
 play goes on; SIGKILL the node that owns a running table, and another node takes
 it over within 15 s; the players reconnect there and finish the match with nothing
 lost or doubled. SIGTERM drains a node: its table moves to another node at once."""
@@ -124,6 +125,16 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     a = await (await Client(node_a, nickname("ka")).guest()).connect()
     b = await (await Client(node_b, nickname("kb")).guest()).connect()
     table = await create_table(a, seats=3, bots={"2": "casual"}, point_limit=1, turn_seconds=120)
+    # One lobby over the nodes: node-b lists the table and the player of node-a,
+    # and a lobby chat line said on node-a reaches node-b.
+    listed = await b.expect(
+        "lobby_update", lambda m: any(t["id"] == table for t in m["tables"]), timeout=10
+    )
+    assert {a.nickname, b.nickname} <= {p["nickname"] for p in listed["players"]}
+    assert listed["online"] >= 2
+    await a.request({"type": "lobby_chat", "text": "hallo"})
+    heard = await b.expect("lobby_chat", lambda m: m["message"]["from"] == a.nickname)
+    assert heard["message"]["text"] == "hallo"
     joined = await b.request({"type": "join_table", "table": table})
     assert joined["type"] == "table" and joined["table"]["my_seat"] == 1, joined
     await a.request({"type": "start_game", "table": table})
