@@ -52,6 +52,8 @@ class Ownership:
         self.node = node
         self.presence = Presence(redis_url, node) if redis_url else None
         self.draining = False
+        self.loads: dict[str, int] = {}
+        """The live nodes' table counts as their last heartbeats said."""
         self._seen_free: set[int] = set()
         """Free tables offered to another node at the last tick."""
 
@@ -110,6 +112,7 @@ class Ownership:
             if self.hub.relay is not None:
                 self.hub.relay.nodes_gone(set(live) | {self.node})
             live[self.node] = len(self.owned())
+            self.loads = dict(live)
             free = await self.hub.store.free_tables(
                 live_nodes=list(live), silent_for=LEASE_SECONDS - SILENT
             )
@@ -127,6 +130,19 @@ class Ownership:
         if epochs:
             log.info("tables_taken", extra={"node": self.node, "tables": sorted(epochs)})
             await self.hub.take_over(epochs)
+
+    def least_loaded(self) -> str:
+        """The live node that runs the fewest tables (this one on a tie): where a new
+        table goes."""
+        loads = {**self.loads, self.node: len(self.owned())}
+        if self.draining or self.presence is None or not self.presence.up:
+            return self.node
+        return min(loads, key=lambda node: (loads[node], node != self.node, node))
+
+    def placed(self, node: str) -> None:
+        """A new table went to ``node``: count it there until its next heartbeat."""
+        if node in self.loads:
+            self.loads[node] += 1
 
     async def drain(self) -> None:
         """This node stops (its tables stopped already): give up its leases and tell

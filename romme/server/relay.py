@@ -152,11 +152,20 @@ class Relay:
     # --------------------------------------------------------- this node's clients
 
     def is_remote(self, message: ClientMessage) -> bool:
-        """Whether the message is about a table another node runs (or may run)."""
+        """Whether the message is about a table another node runs (or may run), or
+        creates a table that another, less loaded node is to run."""
+        if isinstance(message, protocol.CreateTable):
+            return self.hub.ownership.least_loaded() != self.node
         return isinstance(message, TABLE_MESSAGES) and message.table not in self.hub.tables
 
     async def forward(self, conn: Connection, message: ClientMessage, text: str) -> None:
-        """Send a client's table message to the node that runs the table."""
+        """Send a client's table message to the node that runs the table (a new
+        table's to the least loaded node)."""
+        if isinstance(message, protocol.CreateTable):
+            node = self.hub.ownership.least_loaded()
+            self.hub.ownership.placed(node)
+            self._send_message(node, conn, text)
+            return
         assert isinstance(message, TABLE_MESSAGES)
         table_id = message.table
         owner = self._owners.get(table_id)
@@ -165,8 +174,11 @@ class Relay:
             if owner is None or owner == self.node:
                 raise ProtocolError("no_such_table", f"there is no table {table_id}")
             self._owners[table_id] = owner
+        self._send_message(owner, conn, text)
+
+    def _send_message(self, node: str, conn: Connection, text: str) -> None:
         self._local[conn.id] = conn
-        self.publish(inbox(owner), f"msg {self.node} {conn.id} {conn.player_id}\n{text}")
+        self.publish(inbox(node), f"msg {self.node} {conn.id} {conn.player_id}\n{text}")
 
     def connected(self, conn: Connection) -> None:
         """A client connected here: the nodes that run its tables subscribe it."""

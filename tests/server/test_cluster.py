@@ -1,6 +1,6 @@
 """A cluster of real nodes (``romme serve --redis``) on one PostgreSQL database and
 one redis-server, a player on another node than the table's (who sees it in her
-lobby, and the lobby chat of the other node): Redis restarts and
+lobby, and the lobby chat of the other node), a new table on the least loaded node: Redis restarts and
 play goes on; SIGKILL the node that owns a running table, and another node takes
 it over within 15 s; the players reconnect there and finish the match with nothing
 lost or doubled. SIGTERM drains a node: its table moves to another node at once."""
@@ -125,6 +125,14 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     a = await (await Client(node_a, nickname("ka")).guest()).connect()
     b = await (await Client(node_b, nickname("kb")).guest()).connect()
     table = await create_table(a, seats=3, bots={"2": "casual"}, point_limit=1, turn_seconds=120)
+    # A new table goes to the least loaded live node: node-a runs one already.
+    other = await a.request({"type": "create_table", "settings": {"seats": 2}})
+    assert other["type"] == "table" and other["table"]["my_seat"] == 0, other
+    placed, _ = await _owner(nodes, other["table"]["id"], 1)
+    assert placed is not node_a
+    left = await a.request({"type": "leave_table", "table": other["table"]["id"]})
+    assert left["type"] == "left_table", left
+
     # One lobby over the nodes: node-b lists the table and the player of node-a,
     # and a lobby chat line said on node-a reaches node-b.
     listed = await b.expect(
