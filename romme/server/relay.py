@@ -169,6 +169,9 @@ class Relay:
         assert isinstance(message, TABLE_MESSAGES)
         table_id = message.table
         owner = self._owners.get(table_id)
+        loads = self.hub.ownership.loads
+        if owner is not None and loads and owner not in loads:
+            owner = None  # that node is gone: ask the database who took the table
         if owner is None:
             owner = await self.hub.store.table_owner(table_id)
             if owner is None or owner == self.node:
