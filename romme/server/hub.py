@@ -108,6 +108,7 @@ class Hub:
                 # The game stays in the store untouched; /healthz reports it until
                 # a server that can rebuild it starts.
                 self.unrestored.append(record.id)
+                self.ownership.unrestored[record.id] = epochs[record.id]
                 log.exception("restore_failed", extra={"table": record.id})
                 continue
             if table is None:

@@ -52,6 +52,10 @@ class Ownership:
         self.node = node
         self.presence = Presence(redis_url, node) if redis_url else None
         self.draining = False
+        self.unrestored: dict[int, int] = {}
+        """Tables this node took but could not rebuild, with their epochs: it keeps
+        their leases (no other node of the same version would do better) until it
+        stops, so that they do not wander from node to node."""
         self.loads: dict[str, int] = {}
         """The live nodes' table counts as their last heartbeats said."""
         self._seen_free: set[int] = set()
@@ -64,6 +68,11 @@ class Ownership:
             for table in self.hub.tables.values()
             if table.status != FINISHED and table.epoch is not None
         }
+
+    def leased(self) -> dict[int, int]:
+        """Every table whose lease this node holds: those it runs and those it could
+        not rebuild."""
+        return {**self.unrestored, **self.owned()}
 
     async def start(self) -> None:
         """Take this node's first tables (all of them on a single server)."""
@@ -92,8 +101,10 @@ class Ownership:
                 log.warning("lease_renewal_failed", extra={"error": repr(exc)})
 
     async def renew(self) -> None:
-        lost = await self.hub.store.renew_leases(self.node, self.owned(), LEASE_SECONDS)
+        lost = await self.hub.store.renew_leases(self.node, self.leased(), LEASE_SECONDS)
         for table_id in lost:
+            if self.unrestored.pop(table_id, None) is not None:
+                continue
             log.warning("lease_lost", extra={"table": table_id, "node": self.node})
             self.hub.lease_lost(table_id)
 
