@@ -126,6 +126,8 @@ class Relay:
         self._owners: dict[int, str] = {}
         """Which node runs each table this node forwarded to (forgotten on ``taken``)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._watching: dict[int, set[int]] = {}
+        """The tables of other nodes that each connection here watches."""
         self._seen: dict[str, float] = {}
         """When each node's heartbeat was last seen (monotonic seconds)."""
 
@@ -168,6 +170,10 @@ class Relay:
             return
         assert isinstance(message, TABLE_MESSAGES)
         table_id = message.table
+        if isinstance(message, protocol.WatchTable):
+            self._watching.setdefault(conn.id, set()).add(table_id)
+        elif isinstance(message, protocol.LeaveTable):
+            self._watching.get(conn.id, set()).discard(table_id)
         owner = self._owners.get(table_id)
         loads = self.hub.ownership.loads
         if owner is not None and loads and owner not in loads:
@@ -189,16 +195,24 @@ class Relay:
         self._hello([conn])
 
     def disconnected(self, conn: Connection) -> None:
+        self._watching.pop(conn.id, None)
         if self._local.pop(conn.id, None) is not None:
             self.publish(ALL, json.dumps({"gone": self.node, "conn": conn.id}))
 
     def taken(self, table_ids: list[int]) -> None:
-        """This node took these tables: the players connected elsewhere follow."""
+        """This node took these tables: the players and spectators connected
+        elsewhere follow, and the spectators here watch them here now."""
         self.publish(ALL, json.dumps({"taken": self.node, "tables": table_ids}))
+        for conn_id, watched in self._watching.items():
+            conn = self._local.get(conn_id)
+            for table_id in watched & set(table_ids):
+                table = self.hub.tables.get(table_id)
+                if conn is not None and table is not None:
+                    table.post(table.watch, conn, None)
 
     def _hello(self, conns: list[Connection], tables: list[int] | None = None) -> None:
         if conns:
-            hello = [[c.id, c.player_id] for c in conns]
+            hello = [[c.id, c.player_id, sorted(self._watching.get(c.id, ()))] for c in conns]
             self.publish(ALL, json.dumps({"hello": self.node, "conns": hello, "tables": tables}))
 
     # ------------------------------------------------------------- Redis
@@ -268,7 +282,7 @@ class Relay:
             if (node, conn_id) not in self._remote:
                 # A client this node did not know (its hello was lost): it gets its
                 # tables here first, as after a hello.
-                await self._subscribe(node, [[conn_id, player_id]], None)
+                await self._subscribe(node, [[conn_id, player_id, []]], None)
             remote = await self._remote_connection(node, conn_id, player_id)
             if remote is not None:
                 remote.inbox.put_nowait(body)
@@ -289,19 +303,26 @@ class Relay:
                 self._owners[table_id] = data["taken"]
             self._hello(list(self._local.values()), data["tables"])
 
-    async def _subscribe(self, node: str, conns: list[list[int]], tables: list[int] | None) -> None:
-        """A client of ``node`` connected: subscribe it to the tables here where its
-        player sits (of ``tables``, if given)."""
-        for conn_id, player_id in conns:
+    async def _subscribe(self, node: str, conns: list[list[Any]], tables: list[int] | None) -> None:
+        """A client of ``node`` connected (or its table moved here): subscribe it to
+        the tables here where its player sits, and to those it watched (of
+        ``tables``, if given)."""
+        for conn_id, player_id, *more in conns:
+            watched = set(more[0]) if more else set()
             for table in list(self.hub.tables.values()):
                 if tables is not None and table.id not in tables:
                     continue
                 seat = table.seat_of(player_id)
-                if seat is None or table.seats[seat].left:
+                seated = seat is not None and not table.seats[seat].left
+                if not seated and table.id not in watched:
                     continue
                 remote = await self._remote_connection(node, conn_id, player_id)
-                if remote is not None:
+                if remote is None:
+                    continue
+                if seated:
                     table.post(table.subscribe, remote)
+                else:
+                    table.post(table.watch, remote, None)
 
     async def _remote_connection(
         self, node: str, conn_id: int, player_id: int

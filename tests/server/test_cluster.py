@@ -3,7 +3,7 @@ one redis-server, a player on another node than the table's (who sees it in her
 lobby, and the lobby chat of the other node), a new table on the least loaded node: Redis restarts and
 play goes on; SIGKILL the node that owns a running table, and another node takes
 it over within 15 s; the players reconnect there and finish the match with nothing
-lost or doubled. SIGTERM drains a node: its table moves to another node at once."""
+lost or doubled, and a spectator on a third node follows it. SIGTERM drains a node: its table moves to another node at once."""
 
 from __future__ import annotations
 
@@ -147,6 +147,10 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     assert joined["type"] == "table" and joined["table"]["my_seat"] == 1, joined
     await a.request({"type": "start_game", "table": table})
     players = [Autoplayer(a, table), Autoplayer(b, table)]
+    # A spectator on node-c.
+    c = await (await Client(node_c, nickname("kc")).guest()).connect()
+    watched = await c.request({"type": "watch_table", "table": table})
+    assert watched["type"] == "table" and watched["table"]["my_seat"] is None, watched
     assert (await _owner(nodes, table, 1))[0] is node_a
 
     # Redis restarts mid-round: each node keeps its tables; what crosses nodes
@@ -172,10 +176,13 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     await asyncio.sleep(0.3)
     before = {c.nickname: dict(c.tables[table]) for c in (a, b)}
     assert before[a.nickname]["version"] == before[b.nickname]["version"]
-    start_b = len(b.messages)
+    start_b, start_c = len(b.messages), len(c.messages)
     node_a.kill()
     owner, failover = await _owner([node_b, node_c], table, TAKEOVER_LIMIT)
     back = await b.expect("table", lambda m: m["table"]["id"] == table, start=start_b)
+    # The spectator, still on node-c, watches the table at its new node.
+    seen = await c.expect("table", lambda m: m["table"]["id"] == table, start=start_c)
+    assert seen["table"]["my_seat"] is None and seen["table"]["view"]["hand"] == []
     after = {a.nickname: await _move_to(a, node_b, table), b.nickname: back["table"]}
     for client in (a, b):
         old, new = before[client.nickname], after[client.nickname]
@@ -184,6 +191,8 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
             old["view"],
             "playing",
         )
+
+    await c.close()
 
     # SIGTERM on the new owner drains it: the last node takes the table at once.
     await _play_until(players, int(before[a.nickname]["version"]) + 2, {0, 1})
