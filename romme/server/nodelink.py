@@ -25,11 +25,12 @@ class NodeLink(Protocol):
     async def close(self) -> None: ...
 
     def is_remote(self, message: ClientMessage) -> bool:
-        """Whether the message is about a table another node runs."""
+        """Whether the message may be about a table another node runs."""
         ...
 
-    async def forward(self, conn: Connection, message: ClientMessage, text: str) -> None:
-        """Send a client's table message (``text``) to the node that runs the table."""
+    async def forward(self, conn: Connection, message: ClientMessage, text: str) -> bool:
+        """Send a client's table message (``text``) to the node that runs the table;
+        False if this node is to carry it out after all."""
         ...
 
     def connected(self, conn: Connection) -> None: ...

@@ -49,6 +49,7 @@ log = logging.getLogger("romme.server.cluster")
 
 TABLE_MESSAGES = (
     protocol.ActionMsg,
+    protocol.Invite,
     protocol.Back,
     protocol.Hint,
     protocol.JoinTable,
@@ -134,6 +135,7 @@ class Relay:
     async def start(self) -> None:
         share = LobbyShare(self.redis, self.node, self.hub.lobby)
         self.hub.lobby.on_said = self._said
+        self.hub.registry.elsewhere = self._to_player
         self._tasks = [
             asyncio.create_task(self._send_loop()),
             asyncio.create_task(self._listen_loop()),
@@ -142,6 +144,11 @@ class Relay:
 
     def _said(self, chat: dict[str, Any]) -> None:
         self.publish(ALL, json.dumps({"chat": chat, "node": self.node}))
+
+    def _to_player(self, player_id: int, text: str) -> None:
+        """A message to a player (an invitation, a friend's news): also to its
+        connections on the other nodes."""
+        self.publish(ALL, json.dumps({"player": player_id, "text": text, "node": self.node}))
 
     async def close(self) -> None:
         for task in [*self._tasks, *(r.task for r in self._remote.values())]:
@@ -158,16 +165,24 @@ class Relay:
         creates a table that another, less loaded node is to run."""
         if isinstance(message, protocol.CreateTable):
             return self.hub.ownership.least_loaded() != self.node
+        if isinstance(message, protocol.AnswerInvitation):
+            return True  # the node of the invitation's table answers it
         return isinstance(message, TABLE_MESSAGES) and message.table not in self.hub.tables
 
-    async def forward(self, conn: Connection, message: ClientMessage, text: str) -> None:
+    async def forward(self, conn: Connection, message: ClientMessage, text: str) -> bool:
         """Send a client's table message to the node that runs the table (a new
-        table's to the least loaded node)."""
+        table's to the least loaded node); False if it is this node's after all."""
         if isinstance(message, protocol.CreateTable):
             node = self.hub.ownership.least_loaded()
             self.hub.ownership.placed(node)
             self._send_message(node, conn, text)
-            return
+            return True
+        if isinstance(message, protocol.AnswerInvitation):
+            holder = await self.hub.store.invitation_owner(message.invitation)
+            if holder is None or holder == self.node:
+                return False
+            self._send_message(holder, conn, text)
+            return True
         assert isinstance(message, TABLE_MESSAGES)
         table_id = message.table
         if isinstance(message, protocol.WatchTable):
@@ -184,6 +199,7 @@ class Relay:
                 raise ProtocolError("no_such_table", f"there is no table {table_id}")
             self._owners[table_id] = owner
         self._send_message(owner, conn, text)
+        return True
 
     def _send_message(self, node: str, conn: Connection, text: str) -> None:
         self._local[conn.id] = conn
@@ -290,7 +306,11 @@ class Relay:
             await self._broadcast(json.loads(data))
 
     async def _broadcast(self, data: dict[str, Any]) -> None:
-        if "chat" in data and data["node"] != self.node:
+        if data.get("node") == self.node:
+            return
+        if "player" in data:
+            self.hub.registry.send_here(data["player"], data["text"])
+        elif "chat" in data:
             self.hub.lobby.heard(data["chat"])
         elif "hello" in data and data["hello"] != self.node:
             await self._subscribe(data["hello"], data["conns"], data.get("tables"))

@@ -95,12 +95,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 conn.send_json(messages.error(exc.code, exc.message, getattr(exc, "msg_id", None)))
                 continue
             if hub.relay is not None and hub.relay.is_remote(parsed):
-                # Another node runs the table (docs/cluster.md).
+                # Another node may run the table (docs/cluster.md).
                 try:
-                    await hub.relay.forward(conn, parsed, text)
+                    if await hub.relay.forward(conn, parsed, text):
+                        continue
                 except ProtocolError as exc:
                     conn.error(exc, msg_id)
-                continue
+                    continue
             await dispatch.handle(hub, conn, parsed, msg_id)
     except ConnectionRefused as exc:
         conn.error(exc.error)

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, or_, select, true, update
 
 from romme.store.core import StoreCore, is_id
-from romme.store.models import GameTable
+from romme.store.models import GameTable, Invitation
 from romme.store.records import PLAYING, WAITING
 
 __all__ = ["Lease", "LeaseStore"]
@@ -139,6 +139,18 @@ class LeaseStore(StoreCore):
                 select(GameTable.owner_node).where(
                     GameTable.id == table_id, GameTable.status.in_(_UNFINISHED)
                 )
+            )
+
+    async def invitation_owner(self, invitation_id: int) -> str | None:
+        """The node that holds the lease of an invitation's table (``None``: nobody,
+        no such invitation, or its table is not waiting or playing)."""
+        if not is_id(invitation_id):
+            return None
+        async with self._read() as session:
+            return await session.scalar(
+                select(GameTable.owner_node)
+                .join(Invitation, Invitation.table_id == GameTable.id)
+                .where(Invitation.id == invitation_id, GameTable.status.in_(_UNFINISHED))
             )
 
     async def leases(self) -> list[Lease]:

@@ -1,6 +1,6 @@
 """A cluster of real nodes (``romme serve --redis``) on one PostgreSQL database and
 one redis-server, a player on another node than the table's (who sees it in her
-lobby, and the lobby chat of the other node), a new table on the least loaded node: Redis restarts and
+lobby, the lobby chat of the other node and an invitation), a new table on the least loaded node: Redis restarts and
 play goes on; SIGKILL the node that owns a running table, and another node takes
 it over within 15 s; the players reconnect there and finish the match with nothing
 lost or doubled, and a spectator on a third node follows it. SIGTERM drains a node: its table moves to another node at once."""
@@ -143,8 +143,15 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     await a.request({"type": "lobby_chat", "text": "hallo"})
     heard = await b.expect("lobby_chat", lambda m: m["message"]["from"] == a.nickname)
     assert heard["message"]["text"] == "hallo"
-    joined = await b.request({"type": "join_table", "table": table})
+    # An invitation crosses nodes both ways: she accepts it from node-b and sits down.
+    sent = await a.request({"type": "invite", "table": table, "nickname": b.nickname})
+    invitation = sent["invitation"]["id"]
+    await b.expect("invitation", lambda m: m["invitation"]["id"] == invitation)
+    joined = await b.request(
+        {"type": "answer_invitation", "invitation": invitation, "accept": True}
+    )
     assert joined["type"] == "table" and joined["table"]["my_seat"] == 1, joined
+    await a.expect("invitation_update", lambda m: m["invitation"]["status"] == "accepted")
     await a.request({"type": "start_game", "table": table})
     players = [Autoplayer(a, table), Autoplayer(b, table)]
     # A spectator on node-c.
