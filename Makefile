@@ -16,11 +16,13 @@ NODE_STAMP := node_modules/.installed
 TSC    := npx tsc --noEmit -p tsconfig.json
 
 .DEFAULT_GOAL := help
-.PHONY: help run test quick lint typecheck typecheck-js pytest bench venv clean
+.PHONY: help run cluster test quick lint typecheck typecheck-js pytest bench venv clean
 
 help:
 	@echo "make run    start the server on http://$(HOST):$(PORT) (SQLite in ./var);"
 	@echo "            make run PORT=8080 HOST=0.0.0.0 DB=postgresql+asyncpg://..."
+	@echo "make cluster  three nodes on http://127.0.0.1:8001 to :8003 with redis-server and the"
+	@echo "            local PostgreSQL database romme (docs/cluster.md); Ctrl-C stops them"
 	@echo "make test   ruff, mypy, the JavaScript type check and pytest: the one gate"
 	@echo "make quick  the inner loop (about a minute): ruff, mypy, tsc and the fast tests"
 	@echo "            (engine, bots, store on SQLite, CLI, layering; not those marked slow)"
@@ -44,6 +46,28 @@ $(NODE_STAMP): package.json package-lock.json
 
 run: $(STAMP)
 	$(BIN)/romme serve --host $(HOST) --port $(PORT) --db $(DB)
+
+# A local cluster to try out (docs/cluster.md): redis-server on REDIS_PORT and three
+# nodes on ports 8001 to 8003, all on the local PostgreSQL database `romme` (user and
+# database as .ci/run creates them). Logs in var/; Ctrl-C stops everything.
+CLUSTER_DB ?= postgresql+asyncpg://romme:romme@127.0.0.1:5432/romme
+REDIS_PORT ?= 6390
+
+cluster: $(STAMP)
+	@mkdir -p -m 700 var; pids=; \
+	trap 'kill $$pids 2>/dev/null; wait' EXIT INT TERM; \
+	redis-server --port $(REDIS_PORT) --bind 127.0.0.1 --save '' --appendonly no \
+		>var/redis.log 2>&1 & pids="$$pids $$!"; \
+	until redis-cli -p $(REDIS_PORT) ping >/dev/null 2>&1; do sleep 0.1; done; \
+	for port in 8001 8002 8003; do \
+		$(BIN)/romme serve --host $(HOST) --port $$port --db $(CLUSTER_DB) \
+			--redis redis://127.0.0.1:$(REDIS_PORT)/0 --node-id node-$$port \
+			>var/node-$$port.log 2>&1 & pids="$$pids $$!"; \
+		until curl -sf http://$(HOST):$$port/healthz >/dev/null; do sleep 0.2; done; \
+		echo "node-$$port: http://$(HOST):$$port/ (log: var/node-$$port.log)"; \
+	done; \
+	echo "redis: redis://127.0.0.1:$(REDIS_PORT)/0; Ctrl-C stops the cluster"; \
+	wait
 
 # The checks of `make test` and `make quick`: each runs even when one before it fails,
 # so that one run shows every problem.

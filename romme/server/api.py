@@ -190,7 +190,14 @@ async def healthz(request: Request) -> Response:
     counts = (
         state.hub.health()
         if state.hub is not None
-        else {"tables": 0, "connections": 0, "unrestored_tables": []}
+        else {
+            "tables": 0,
+            "connections": 0,
+            "unrestored_tables": [],
+            "node": None,
+            "owned_tables": [],
+            "redis": None,
+        }
     )
     ok = db_ok and state.hub is not None and not state.hub.shutting_down
     return JSONResponse({"ok": ok, "db": db_ok, **counts}, status_code=200 if ok else 503)

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from romme.store.chips import ChipPolicy
 
-__all__ = ["DEFAULT_DB_URL", "ServerOptions", "add_arguments", "options_from_args"]
+__all__ = [
+    "DEFAULT_DB_URL",
+    "ServerOptions",
+    "add_arguments",
+    "default_node_id",
+    "options_from_args",
+]
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///./var/romme.db"
 
@@ -114,6 +122,11 @@ class ServerOptions:
             bonus_below=self.chip_bonus_below,
             cost_percent=self.chip_cost_percent,
         )
+    redis_url: str | None = None
+    """Redis of a cluster of nodes (``docs/cluster.md``); ``None``: a single server."""
+    node_id: str | None = None
+    """This node's name in the cluster (and in the tables' leases); ``None``:
+    :func:`default_node_id`."""
 
     def replace(self, **changes: object) -> ServerOptions:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -225,6 +238,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "PostgreSQL: postgresql+asyncpg://user:password@host/db)",
     )
     parser.add_argument(
+        "--redis",
+        type=_redis_url,
+        default=None,
+        metavar="URL",
+        help="run as one node of a cluster, with the other nodes on this Redis "
+        "(redis://HOST:PORT/N; docs/cluster.md); default: a single server",
+    )
+    parser.add_argument(
+        "--node-id",
+        type=_node_id,
+        default=None,
+        metavar="NAME",
+        help="this node's name in the cluster (default: HOSTNAME-PORT)",
+    )
+    parser.add_argument(
         "--time-scale",
         type=_positive,
         default=1.0,
@@ -320,8 +348,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def default_node_id(port: int | None = None) -> str:
+    """A readable name that is unique among the nodes: ``host-port`` (``host-pid``
+    without a port)."""
+    return f"{socket.gethostname()}-{port if port is not None else os.getpid()}"[:64]
+
+
+def _node_id(text: str) -> str:
+    if not 1 <= len(text) <= 64 or not text.isprintable() or " " in text:
+        raise argparse.ArgumentTypeError("a node id is 1 to 64 printable characters, no spaces")
+    return text
+
+
+def _redis_url(text: str) -> str:
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise argparse.ArgumentTypeError("a Redis URL starts with redis://, rediss:// or unix://")
+    return text
+
+
 def options_from_args(args: argparse.Namespace) -> ServerOptions:
     return ServerOptions(
+        redis_url=args.redis,
+        node_id=args.node_id or default_node_id(args.port),
         time_scale=args.time_scale,
         bot_delay=max(0.0, args.bot_delay),
         bot_workers=max(0, args.bot_workers),

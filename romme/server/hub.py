@@ -21,7 +21,7 @@ from romme.engine.fairness import new_match_seed
 from romme.server import messages
 from romme.server.botpool import BotPool
 from romme.server.chatfilter import ChatFilter
-from romme.server.config import ServerOptions
+from romme.server.config import ServerOptions, default_node_id
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
 from romme.server.guests import GuestNames
@@ -29,6 +29,8 @@ from romme.server.housekeeping import gc_loop, housekeeping_loop, watch_loop
 from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
 from romme.server.moderation import ChatGuard
+from romme.server.nodelink import NodeLink
+from romme.server.ownership import LEASE_SECONDS, Ownership
 from romme.server.registry import Registry
 from romme.server.rematch import Rematches
 from romme.server.settings import TableSettings
@@ -64,6 +66,9 @@ class Hub:
         self.social = Social(self.registry, store)
         self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
         self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
+        self.ownership = Ownership(self, options.node_id or default_node_id(), options.redis_url)
+        self.relay: NodeLink | None = None
+        """The messages to and from the other nodes of a cluster (``romme.server.relay``)."""
         self.shutting_down = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._orphan_timers: dict[int, asyncio.TimerHandle] = {}
@@ -81,18 +86,11 @@ class Hub:
         return task
 
     async def start(self) -> None:
-        """Rebuild the unfinished tables from the store and start their timers."""
-        records = await self.store.unfinished_tables()
-        for record in records:
-            try:
-                await self._restore(record)
-            except Exception:
-                # The game stays in the store untouched; /healthz reports it until
-                # a server that can rebuild it starts.
-                self.unrestored.append(record.id)
-                log.exception("restore_failed", extra={"table": record.id})
-        for table in list(self.tables.values()):
-            self._watch_host(table)
+        """Take this node's tables (every unfinished one on a single server), rebuild
+        them from the store and start their timers."""
+        if self.relay is not None:
+            await self.relay.start()
+        await self.ownership.start()
         await self.lobby.start()
         self.spawn(watch_loop())
         self.spawn(housekeeping_loop(self.store, self.options, self.guests))
@@ -100,11 +98,36 @@ class Hub:
             self.spawn(gc_loop(self.options))
         log.info("hub_started", extra={"tables": len(self.tables)})
 
-    async def _restore(self, record: TableRecord) -> None:
+    async def take_over(self, epochs: dict[int, int]) -> None:
+        """Rebuild the tables this node just took (table id -> lease epoch) from the
+        store, in one read, and resume them; the players connected here get them."""
+        for record in await self.store.unfinished_tables(epochs):
+            try:
+                table = await self._restore(record, epochs[record.id])
+            except Exception:
+                # The game stays in the store untouched; /healthz reports it until
+                # a server that can rebuild it starts.
+                self.unrestored.append(record.id)
+                self.ownership.unrestored[record.id] = epochs[record.id]
+                log.exception("restore_failed", extra={"table": record.id})
+                continue
+            if table is None:
+                continue
+            self._watch_host(table)
+            for seat in table.seats:
+                for conn in list(self.registry.by_player.get(seat.player_id or 0, ())):
+                    if not seat.left:
+                        table.post(table.subscribe, conn)
+        if self.relay is not None and epochs:
+            self.relay.taken(sorted(epochs))
+        self.lobby.changed()
+
+    async def _restore(self, record: TableRecord, epoch: int) -> TableActor | None:
         if record.status not in (WAITING, PLAYING):
-            return
+            return None
         host = await self.store.get_player(record.host_id)
         table = TableActor.from_record(self, record, host.nickname if host else "?")
+        table.epoch = epoch
         chat = await self.store.recent_chat(record.id, TABLE_CHAT)
         table.chat.extend(messages.chat_entry(m) for m in chat)
         self.tables[table.id] = table
@@ -114,6 +137,7 @@ class Hub:
             "table_restored",
             extra={"table": table.id, "version": table.version, "status": table.status},
         )
+        return table
 
     async def begin_shutdown(self) -> None:
         """Stop taking moves, let the tables finish their writes, tell the clients."""
@@ -125,6 +149,7 @@ class Hub:
         await asyncio.gather(
             *(table.stop() for table in list(self.tables.values())), return_exceptions=True
         )
+        await self.ownership.drain()
         notice = messages.dumps(messages.shutdown())
         for conn in list(self.registry.connections):
             conn.send(notice)
@@ -133,6 +158,9 @@ class Hub:
     async def close(self) -> None:
         await self.begin_shutdown()
         await self.lobby.stop()
+        await self.ownership.close()
+        if self.relay is not None:
+            await self.relay.close()
         self.invitations.close()
         for timer in self._orphan_timers.values():
             timer.cancel()
@@ -190,11 +218,15 @@ class Hub:
                 continue
             with contextlib.suppress(ProtocolError, EngineError, StoreError):
                 await table.call(table.subscribe, conn)
+        if self.relay is not None:
+            self.relay.connected(conn)
         if first:
             self.lobby.changed()
 
     async def disconnect(self, conn: Connection) -> None:
         conn.close()
+        if self.relay is not None:
+            self.relay.disconnected(conn)
         if self.registry.remove(conn):
             self.guests.hold(conn.player_id)
             self.social.detach(conn.player_id)
@@ -235,9 +267,14 @@ class Hub:
     async def _close_orphan(self, table: TableActor) -> None:
         """Runs in the table's task: close it if it still waits without its host."""
         self._orphan_timers.pop(table.id, None)
-        if table.status == WAITING and not self.registry.online(table.host_id):
-            log.info("waiting_table_abandoned", extra={"table": table.id})
-            await table.close("the host has gone")
+        if table.status != WAITING or self.registry.online(table.host_id):
+            return
+        if any(conn.player_id == table.host_id for conn in table.subscribers):
+            # The host follows the table from another node of the cluster.
+            self._watch_host(table)
+            return
+        log.info("waiting_table_abandoned", extra={"table": table.id})
+        await table.close("the host has gone")
 
     # --------------------------------------------------------------- tables
 
@@ -270,11 +307,18 @@ class Hub:
         rules = settings.rules()
         seed = new_match_seed()
         table_id = await self.store.create_table(
-            host_id, settings.to_json(), rules.to_json(), [s.to_store() for s in seats], seed
+            host_id,
+            settings.to_json(),
+            rules.to_json(),
+            [s.to_store() for s in seats],
+            seed,
+            owner_node=self.ownership.node,
+            lease_seconds=LEASE_SECONDS,
         )
         table = TableActor(
             self, table_id, host_id, host_name, settings, rules, seats, seed, WAITING
         )
+        table.epoch = 1
         self.tables[table_id] = table
         table.start()
         log.info("table_created", extra={"table": table_id, "host": host_name})
@@ -300,6 +344,20 @@ class Hub:
             self.spawn(table.stop())
         self.lobby.changed()
 
+    def lease_lost(self, table_id: int) -> None:
+        """Another node runs the table now: it leaves this node, and the
+        connections at it reconnect (to find it where it runs)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        self.spawn(table.stop())
+        notice = messages.dumps(messages.shutdown())
+        for conn in list(table.subscribers):
+            if isinstance(conn, Connection):
+                conn.send(notice)
+                conn.close(1012)
+        self.lobby.changed()
+
     # ----------------------------------------------------------------- stats
 
     def health(self) -> dict[str, Any]:
@@ -307,4 +365,5 @@ class Hub:
             "tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
             "connections": len(self.registry.connections),
             "unrestored_tables": list(self.unrestored),
+            **self.ownership.health(),
         }

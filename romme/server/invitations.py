@@ -121,7 +121,8 @@ class Invitations:
         sender = await self.store.find_player(str(invitation["from"]))
         if sender is not None:
             self._send(sender.id, data)
-        for other in list(self.registry.by_player.get(conn.player_id, ())):
+        # The answering connection may be one of another node (romme.server.relay).
+        for other in {*self.registry.by_player.get(conn.player_id, ()), conn}:
             if other is conn and not message.accept:
                 other.reply(data, msg_id)
             else:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from romme.server import messages
@@ -19,7 +21,7 @@ from romme.server.timers import Clock
 if TYPE_CHECKING:
     from romme.store import Store
 
-__all__ = ["LOBBY_PLAYERS", "LOBBY_RUNNING", "LOBBY_WAITING", "Lobby"]
+__all__ = ["LOBBY_PLAYERS", "LOBBY_RUNNING", "LOBBY_WAITING", "Lobby", "OtherNodes"]
 
 log = logging.getLogger("romme.server.lobby")
 
@@ -32,6 +34,17 @@ LOBBY_WAITING = 50
 tables a player sits at or is invited to, so that its size stays bounded."""
 LOBBY_CHAT = 50
 """The lobby chat shows the last this many messages."""
+
+
+@dataclasses.dataclass(slots=True)
+class OtherNodes:
+    """What the other nodes of a cluster show in their lobbies (kept current by
+    :mod:`romme.server.lobby_share`; empty on a single server)."""
+
+    tables: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    """Their open waiting and running tables, as the lobby lists them."""
+    players: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    playing: int = 0
 
 
 class Lobby:
@@ -49,6 +62,10 @@ class Lobby:
         self._paused = False
         self._task: asyncio.Task[None] | None = None
         self._players_cache: list[dict[str, Any]] | None = None
+        self.others = OtherNodes()
+        self._online = 0
+        self.on_said: Callable[[dict[str, Any]], None] | None = None
+        """Tells the other nodes of a cluster a lobby chat line said here."""
         self.hidden_invitations: set[int] = set()
         """Open invitations whose invitee blocked their sender: never shown to the
         invitee, even if the block is lifted before they expire."""
@@ -82,14 +99,29 @@ class Lobby:
     def online_players(self) -> list[dict[str, Any]]:
         """Players online (at most ``LOBBY_PLAYERS``, by nickname; ``online`` counts all)."""
         if self._players_cache is None:
-            players = []
+            players = {}
             for conns in self.registry.by_player.values():
                 for conn in conns:
-                    players.append(conn.player)
+                    players[conn.nickname] = conn.player.to_json()
                     break
-            players.sort(key=lambda p: p.nickname.casefold())
-            self._players_cache = [p.to_json() for p in players[:LOBBY_PLAYERS]]
+            for player in self.others.players:
+                players.setdefault(player["nickname"], player)
+            ordered = sorted(players.values(), key=lambda p: str(p["nickname"]).casefold())
+            self._online = len(ordered)
+            self._players_cache = ordered[:LOBBY_PLAYERS]
         return self._players_cache
+
+    def online_count(self) -> int:
+        """Players online (on every node of a cluster; each node reports at most
+        ``LOBBY_PLAYERS``)."""
+        if not self.others.players:
+            return len(self.registry.by_player)
+        self.online_players()
+        return self._online
+
+    def public_tables(self) -> list[TableActor]:
+        """This node's tables that every player sees in the lobby."""
+        return [*self._open_waiting(), *self._watchable()]
 
     def _watchable(self) -> list[TableActor]:
         """The newest running open tables (to watch), at most ``LOBBY_RUNNING``."""
@@ -130,7 +162,8 @@ class Lobby:
             if table.id not in ids:
                 ids.add(table.id)
                 shown.append(table)
-        return [t.summary() for t in shown]
+        others = [t for t in self.others.tables if t["id"] not in ids]
+        return [t.summary() for t in shown] + others
 
     def running_tables(self) -> list[dict[str, Any]]:
         """Open running tables (for spectators: ``GET /api/tables``)."""
@@ -141,6 +174,10 @@ class Lobby:
         ]
 
     def playing_count(self) -> int:
+        """Running games (on every node of a cluster)."""
+        return self.others.playing + self.local_playing()
+
+    def local_playing(self) -> int:
         return sum(1 for t in self.registry.tables.values() if t.status == PLAYING)
 
     async def message(self, conn: Connection) -> dict[str, Any]:
@@ -149,7 +186,7 @@ class Lobby:
         return messages.lobby(
             self.tables_for(conn.player_id),
             self.playing_count(),
-            len(self.registry.by_player),
+            self.online_count(),
             self.online_players(),
             [c for c in self.chat if c.get("from") not in conn.hidden],
             [
@@ -168,10 +205,16 @@ class Lobby:
     async def say(self, conn: Connection, text: str) -> None:
         """A lobby chat message: stored, then sent to everyone online."""
         chat = messages.chat_entry(await self.store.add_chat(None, conn.player_id, text))
+        self.heard(chat)
+        if self.on_said is not None:
+            self.on_said(chat)
+
+    def heard(self, chat: dict[str, Any]) -> None:
+        """A lobby chat line (said here or on another node): sent to everyone here."""
         self.chat = [*self.chat[-(LOBBY_CHAT - 1) :], chat]
         text = messages.dumps(messages.lobby_chat(chat))
         for other in list(self.registry.connections):
-            if conn.nickname not in other.hidden:
+            if chat.get("from") not in other.hidden:
                 other.send(text)
 
     # -------------------------------------------------------------- updates
@@ -192,8 +235,8 @@ class Lobby:
         players = self.online_players()
         playing = self.playing_count()
         waiting = self._open_waiting()
-        public = [t.summary() for t in [*waiting, *self._watchable()]]
-        online = len(registry.by_player)
+        public = [t.summary() for t in [*waiting, *self._watchable()]] + self.others.tables
+        online = self.online_count()
         public_text = messages.dumps(messages.lobby_update(public, playing, online, players))
         listed = {t.id for t in waiting}
         private = [

@@ -3,6 +3,8 @@ lobby, the invitations and the guests' nicknames all read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from romme.server.connection import Connection
 from romme.server.errors import ProtocolError
 from romme.server.table import CLOSED, PLAYING, TableActor
@@ -18,6 +20,8 @@ class Registry:
         self.connections: set[Connection] = set()
         self.by_player: dict[int, set[Connection]] = {}
         self.by_address: dict[str, set[Connection]] = {}
+        self.elsewhere: Callable[[int, str], None] | None = None
+        """Sends to a player's connections on the other nodes of a cluster."""
 
     def add(self, conn: Connection) -> bool:
         """Register a connection; True if it is its player's first."""
@@ -57,7 +61,13 @@ class Registry:
         return table
 
     def send_to_player(self, player_id: int, text: str) -> None:
-        """Send to every connection of a player."""
+        """Send to every connection of a player (on every node of a cluster)."""
+        self.send_here(player_id, text)
+        if self.elsewhere is not None:
+            self.elsewhere(player_id, text)
+
+    def send_here(self, player_id: int, text: str) -> None:
+        """Send to every connection of a player on this node."""
         for conn in list(self.by_player.get(player_id, ())):
             conn.send(text)
 

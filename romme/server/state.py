@@ -11,6 +11,7 @@ from romme.server.auth import COOKIE_NAME, Sessions, load_secret
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
 from romme.server.hub import Hub
+from romme.server.relay import Relay
 from romme.server.timers import Clock
 from romme.store import PlayerRecord, Store
 
@@ -42,6 +43,8 @@ class ServerState:
         self.store.chip_policy = self.options.chip_policy()
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)
+        if self.options.redis_url:
+            self.hub.relay = Relay(self.hub, self.options.redis_url, self.hub.ownership.node)
         await self.hub.start()
         self.analyses = AnalysisRunner(self.store, self.botpool)
 

@@ -94,6 +94,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     break
                 conn.send_json(messages.error(exc.code, exc.message, getattr(exc, "msg_id", None)))
                 continue
+            if hub.relay is not None and hub.relay.is_remote(parsed):
+                # Another node may run the table (docs/cluster.md).
+                try:
+                    if await hub.relay.forward(conn, parsed, text):
+                        continue
+                except ProtocolError as exc:
+                    conn.error(exc, msg_id)
+                    continue
             await dispatch.handle(hub, conn, parsed, msg_id)
     except ConnectionRefused as exc:
         conn.error(exc.error)

@@ -35,24 +35,32 @@ class ActionLogStore(StoreCore):
         return AppendWriter(self._write, self._now, sqlite=self._sqlite)
 
     async def append_actions(
-        self, table_id: int, first_version: int, actions: list[dict[str, Any]]
+        self,
+        table_id: int,
+        first_version: int,
+        actions: list[dict[str, Any]],
+        epoch: int | None = None,
     ) -> None:
         """Store ``actions`` as versions ``first_version``, ``first_version + 1``, ...
         in one transaction, committed before this returns.
 
         ``version_conflict`` (and nothing stored) if one of these versions exists
         or if ``first_version`` does not follow the table's last stored version
-        (a gap would make the log useless for recovery). Appends are
-        group-committed (:class:`AppendWriter`)."""
+        (a gap would make the log useless for recovery). ``lease_lost`` (and
+        nothing stored) if ``epoch`` is given and is no longer the table's owner
+        epoch (:mod:`romme.store.leases`): another node took the table. Appends
+        are group-committed (:class:`AppendWriter`)."""
         if not is_int(first_version) or first_version < 0:
             raise bad("first_version is a non-negative integer")
+        if epoch is not None and not is_int(epoch):
+            raise bad("epoch is an integer")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise bad("actions is a list of JSON objects")
         for action in actions:
             check_json(action, "an action")
         if not is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
-        await self._appends.append(table_id, first_version, actions)
+        await self._appends.append(table_id, first_version, actions, epoch)
 
 
 @dataclasses.dataclass(slots=True)
@@ -62,6 +70,7 @@ class _Append:
     table_id: int
     first_version: int
     actions: list[dict[str, Any]]
+    epoch: int | None
     done: asyncio.Future[None]
 
 
@@ -88,11 +97,15 @@ class AppendWriter:
         """The writer task while there are appends to store, else ``None``."""
 
     async def append(
-        self, table_id: int, first_version: int, actions: list[dict[str, Any]]
+        self,
+        table_id: int,
+        first_version: int,
+        actions: list[dict[str, Any]],
+        epoch: int | None = None,
     ) -> None:
         """Queue one append (checked by the caller) and wait for its commit."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Append(table_id, first_version, actions, done))
+        self._waiting.append(_Append(table_id, first_version, actions, epoch, done))
         if self.task is None:
             self.task = asyncio.create_task(self._store_appends())
             self.task.add_done_callback(self._writer_stopped)
@@ -143,10 +156,14 @@ class AppendWriter:
         outcomes: list[Exception | None] = []
         rows: list[dict[str, Any]] = []
         async with self._write() as session:
-            found = select(GameTable.id, GameTable.status).where(GameTable.id.in_(ids))
+            found = select(GameTable.id, GameTable.status, GameTable.owner_epoch).where(
+                GameTable.id.in_(ids)
+            )
             if not self._sqlite:
-                found = found.order_by(GameTable.id).with_for_update(key_share=True)
-            status = {row.id: row.status for row in await session.execute(found)}
+                # A share lock: a node that takes one of these tables (raising its
+                # epoch) waits for this commit, or this read sees its new epoch.
+                found = found.order_by(GameTable.id).with_for_update(read=True)
+            tables = {row.id: row for row in await session.execute(found)}
             last: dict[int, int | None] = dict.fromkeys(ids)
             last.update(
                 (row.table_id, row.last)
@@ -160,9 +177,16 @@ class AppendWriter:
             for append in group:
                 table_id, first = append.table_id, append.first_version
                 outcome: Exception | None = None
-                if table_id not in status:
+                table = tables.get(table_id)
+                if table is None:
                     outcome = StoreError("no_such_table", f"there is no table {table_id}")
-                elif status[table_id] == "finished":
+                elif append.epoch is not None and append.epoch != table.owner_epoch:
+                    outcome = StoreError(
+                        "lease_lost",
+                        f"table {table_id} belongs to epoch {table.owner_epoch} now, "
+                        f"not {append.epoch}: another node took it",
+                    )
+                elif table.status == "finished":
                     outcome = StoreError("game_over", f"table {table_id}'s game is finished")
                 elif last[table_id] is not None and first != last[table_id] + 1:  # type: ignore[operator]
                     outcome = _version_conflict(table_id, first, last[table_id])

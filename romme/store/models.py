@@ -141,6 +141,11 @@ class GameTable(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # The ownership lease (romme.store.leases): which server node runs the table,
+    # until when, and the fencing token that every append of its log must carry.
+    owner_node: Mapped[str | None] = mapped_column(String(64), index=True)
+    owner_epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    lease_until: Mapped[datetime | None]
 
 
 class TableAction(Base):

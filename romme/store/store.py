@@ -14,7 +14,8 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
 :mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping`,
 :mod:`~romme.store.history`, :mod:`~romme.store.friends`,
-:mod:`~romme.store.moderation` and :mod:`~romme.store.account_owner`, on top of
+:mod:`~romme.store.moderation`, :mod:`~romme.store.account_owner` and
+:mod:`~romme.store.leases`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -39,6 +40,7 @@ from romme.store.friends import FriendStore
 from romme.store.history import HistoryStore
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
+from romme.store.leases import LeaseStore
 from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.results import ResultStore
@@ -74,6 +76,7 @@ class Store(
     AccountOwnerStore,
     StatisticsStore,
     ChipStore,
+    LeaseStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

@@ -4,9 +4,11 @@ back with their action logs (a restarted server rebuilds its tables from
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import timedelta
 from typing import Any, cast, get_args
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, check_json, is_id
@@ -30,8 +32,11 @@ class TableStore(StoreCore):
         rules: dict[str, Any],
         seats: list[dict[str, Any]],
         match_seed: bytes,
+        owner_node: str | None = None,
+        lease_seconds: float = 0.0,
     ) -> int:
-        """A new table (status ``waiting``); returns its id."""
+        """A new table (status ``waiting``); returns its id. With ``owner_node`` the
+        node holds its lease (epoch 1, :mod:`romme.store.leases`) for ``lease_seconds``."""
         if not isinstance(settings, dict) or not isinstance(rules, dict):
             raise bad("settings and rules are JSON objects")
         if not isinstance(seats, list):
@@ -51,6 +56,10 @@ class TableStore(StoreCore):
                 status="waiting",
                 created_at=self._now(),
             )
+            if owner_node is not None:
+                table.owner_node = owner_node
+                table.owner_epoch = 1
+                table.lease_until = self._now() + timedelta(seconds=lease_seconds)
             session.add(table)
             await session.flush()
             return table.id
@@ -95,20 +104,22 @@ class TableStore(StoreCore):
             actions = await table_actions(session, table_id)
             return _table_record(table, actions)
 
-    async def unfinished_tables(self) -> list[TableRecord]:
-        """Every table waiting or playing, with its actions in version order: what a
-        restarted server needs to rebuild its tables."""
+    async def unfinished_tables(self, ids: Collection[int] | None = None) -> list[TableRecord]:
+        """Every table waiting or playing (of ``ids``, if given), with its actions in
+        version order: what a restarted server (or a node taking tables over) needs
+        to rebuild its tables. Two queries, however many tables."""
+        found: ColumnElement[bool] = GameTable.status.in_(UNFINISHED)
+        if ids is not None:
+            found = found & GameTable.id.in_(list(ids))
         async with self._read() as session:
             tables = (
-                await session.scalars(
-                    select(GameTable).where(GameTable.status.in_(UNFINISHED)).order_by(GameTable.id)
-                )
+                await session.scalars(select(GameTable).where(found).order_by(GameTable.id))
             ).all()
             actions = (
                 await session.scalars(
                     select(TableAction)
                     .join(GameTable, GameTable.id == TableAction.table_id)
-                    .where(GameTable.status.in_(UNFINISHED))
+                    .where(found)
                     .order_by(TableAction.table_id, TableAction.version)
                 )
             ).all()

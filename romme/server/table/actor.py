@@ -46,7 +46,7 @@ from romme.server.table.mailbox import Mailbox, Work
 from romme.server.table.replay import events_after_replay, timeouts_in_a_row
 from romme.server.table.seats import FINISHED, PLAYING, WAITING, SeatState, TableStatus
 from romme.server.table.timing import Timing
-from romme.store import TableRecord
+from romme.store import StoreError, TableRecord
 
 __all__ = ["TABLE_CHAT", "TableActor"]
 
@@ -83,6 +83,9 @@ class TableActor(Timing):
         self.seats = seats
         self.match_seed = match_seed
         self.status = status
+        self.epoch: int | None = None
+        """The ownership lease's epoch this node holds (``romme.store.leases``),
+        checked by every append; ``None``: not checked (a table without a lease)."""
         self.game = None
         self.subscribers = {}
         self.invited = {}
@@ -266,9 +269,16 @@ class TableActor(Timing):
             record["by"] = by
         started = time.perf_counter()
         try:
-            await self.server.store.append_actions(self.id, self.version + 1, [record])
+            await self.server.store.append_actions(
+                self.id, self.version + 1, [record], epoch=self.epoch
+            )
         except Exception as exc:
             log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
+            if isinstance(exc, StoreError) and exc.code == "lease_lost":
+                # Another node runs the table now: it stops here for good.
+                self._closing = True
+                self._cancel_timers()
+                self.server.lease_lost(self.id)
             self.game = Game.replay(
                 self.rules,
                 self.settings.seats,

@@ -79,3 +79,8 @@ class TableHost(Protocol):
     def table_gone(self, table_id: int) -> None:
         """The table closed or finished long ago: it leaves memory (and is stopped)."""
         ...
+
+    def lease_lost(self, table_id: int) -> None:
+        """Another node took the table (its append was refused): it leaves memory
+        here, and the connections at it are told to reconnect."""
+        ...

@@ -75,6 +75,7 @@ class FakeHost:
         self.lobby_changes = 0
         self.finished: list[int] = []
         self.gone: list[int] = []
+        self.lost: list[int] = []
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         async def counted() -> Any:
@@ -96,6 +97,9 @@ class FakeHost:
 
     def table_gone(self, table_id: int) -> None:
         self.gone.append(table_id)
+
+    def lease_lost(self, table_id: int) -> None:
+        self.lost.append(table_id)
 
 
 async def _nothing() -> None:

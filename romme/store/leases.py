@@ -1,0 +1,169 @@
+"""Ownership leases of the tables: which server node runs each unfinished table.
+
+Every table has at most one owner node at a time. The owner holds a lease until
+``lease_until`` and renews it while it lives; a node takes a table whose lease has
+expired (or was released) by raising its ``owner_epoch``, the fencing token. The
+owner's actor gives its epoch with every append to the action log
+(:meth:`romme.store.action_log.ActionLogStore.append_actions`), which compares it
+in the same transaction as the insert: a node that was paused or cut off while
+another took its table can never write to that table again.
+
+Every change here is one statement; a claim is a compare-and-set on the epoch, so
+two nodes that try to take the same table at once cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, or_, select, true, update
+
+from romme.store.core import StoreCore, is_id
+from romme.store.models import GameTable, Invitation
+from romme.store.records import PLAYING, WAITING
+
+__all__ = ["Lease", "LeaseStore"]
+
+_UNFINISHED = (WAITING, PLAYING)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Lease:
+    """An unfinished table's lease as the store holds it."""
+
+    table_id: int
+    node: str | None
+    """The owner node; ``None`` if nobody holds the table (released, or never taken)."""
+    epoch: int
+    until: datetime | None
+
+
+class LeaseStore(StoreCore):
+    """The store's table leases (see :class:`romme.store.Store`)."""
+
+    def _until(self, seconds: float) -> datetime:
+        return self._now() + timedelta(seconds=seconds)
+
+    async def claim_all_tables(self, node: str, seconds: float) -> dict[int, int]:
+        """Take every unfinished table for ``node``, whoever held it (the start of a
+        single server, which is the only node). Returns each table's new epoch."""
+        async with self._write() as session:
+            rows = await session.execute(
+                update(GameTable)
+                .where(GameTable.status.in_(_UNFINISHED))
+                .values(
+                    owner_node=node,
+                    owner_epoch=GameTable.owner_epoch + 1,
+                    lease_until=self._until(seconds),
+                )
+                .returning(GameTable.id, GameTable.owner_epoch)
+            )
+            return {row.id: row.owner_epoch for row in rows}
+
+    async def claim_table(self, table_id: int, node: str, seconds: float, epoch: int) -> int | None:
+        """Take the unfinished table ``table_id`` for ``node`` if its epoch is still
+        ``epoch`` (the one seen when its lease was found expired, or 0 for a table
+        just created). Returns the new epoch, or ``None`` if another node was first."""
+        async with self._write() as session:
+            claimed = await session.scalar(
+                update(GameTable)
+                .where(
+                    GameTable.id == table_id,
+                    GameTable.owner_epoch == epoch,
+                    GameTable.status.in_(_UNFINISHED),
+                )
+                .values(owner_node=node, owner_epoch=epoch + 1, lease_until=self._until(seconds))
+                .returning(GameTable.owner_epoch)
+            )
+            return claimed
+
+    async def renew_leases(self, node: str, epochs: dict[int, int], seconds: float) -> list[int]:
+        """Extend ``node``'s leases of the tables ``epochs`` (table id -> the epoch
+        the node holds) by ``seconds`` from now. Returns the tables whose lease the
+        node lost (another node took them, or they ended meanwhile)."""
+        if not epochs:
+            return []
+        async with self._write() as session:
+            rows = await session.execute(
+                update(GameTable)
+                .where(
+                    GameTable.id.in_(list(epochs)),
+                    GameTable.owner_node == node,
+                    GameTable.status.in_(_UNFINISHED),
+                )
+                .values(lease_until=self._until(seconds))
+                .returning(GameTable.id, GameTable.owner_epoch)
+            )
+            held = {row.id: row.owner_epoch for row in rows}
+        return sorted(t for t, epoch in epochs.items() if held.get(t) != epoch)
+
+    async def release_tables(self, node: str, table_ids: Collection[int] | None = None) -> None:
+        """Give up ``node``'s leases (of ``table_ids``, or all): another node may take
+        them at once. The epochs stay; the next owner raises them."""
+        found: ColumnElement[bool] = GameTable.owner_node == node
+        if table_ids is not None:
+            found = found & GameTable.id.in_(list(table_ids))
+        async with self._write() as session:
+            await session.execute(update(GameTable).where(found).values(owner_node=None))
+
+    async def free_tables(
+        self, live_nodes: Collection[str] | None = None, silent_for: float = 0.0
+    ) -> list[Lease]:
+        """The unfinished tables nobody holds: never taken, released, their lease
+        expired, or (given the ``live_nodes``) held by a node that is not among them
+        and whose lease runs out within ``silent_for`` seconds less than a fresh
+        one (``lease_seconds - silent_for``): a node that is alive renews its leases,
+        whatever another part (Redis) says about it."""
+        now = self._now()
+        conditions = [
+            GameTable.owner_node.is_(None),
+            GameTable.lease_until.is_(None),
+            GameTable.lease_until < now,
+        ]
+        if live_nodes is not None:
+            conditions.append(
+                GameTable.owner_node.not_in(list(live_nodes))
+                & (GameTable.lease_until < now + timedelta(seconds=silent_for))
+            )
+        return await self._leases(or_(*conditions))
+
+    async def table_owner(self, table_id: int) -> str | None:
+        """The node that holds the lease of an unfinished table (``None``: nobody, or
+        no such unfinished table)."""
+        if not is_id(table_id):
+            return None
+        async with self._read() as session:
+            return await session.scalar(
+                select(GameTable.owner_node).where(
+                    GameTable.id == table_id, GameTable.status.in_(_UNFINISHED)
+                )
+            )
+
+    async def invitation_owner(self, invitation_id: int) -> str | None:
+        """The node that holds the lease of an invitation's table (``None``: nobody,
+        no such invitation, or its table is not waiting or playing)."""
+        if not is_id(invitation_id):
+            return None
+        async with self._read() as session:
+            return await session.scalar(
+                select(GameTable.owner_node)
+                .join(Invitation, Invitation.table_id == GameTable.id)
+                .where(Invitation.id == invitation_id, GameTable.status.in_(_UNFINISHED))
+            )
+
+    async def leases(self) -> list[Lease]:
+        """Every unfinished table's lease (for the operators and tests)."""
+        return await self._leases(true())
+
+    async def _leases(self, condition: ColumnElement[bool]) -> list[Lease]:
+        async with self._read() as session:
+            rows = await session.execute(
+                select(
+                    GameTable.id, GameTable.owner_node, GameTable.owner_epoch, GameTable.lease_until
+                )
+                .where(GameTable.status.in_(_UNFINISHED), condition)
+                .order_by(GameTable.id)
+            )
+            return [Lease(row.id, row.owner_node, row.owner_epoch, row.lease_until) for row in rows]

@@ -1,0 +1,106 @@
+"""Ownership leases: a node takes a table by raising its epoch (the fencing token),
+and an append that carries a former owner's epoch is refused and stores nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from romme.store import Store
+
+from .helpers import FakeClock, refused
+from .test_tables import new_table, opening_actions
+
+
+@pytest.mark.asyncio
+async def test_stale_owner_cannot_append(store: Store, clock: FakeClock) -> None:
+    _, table_id = await new_table(store)
+    actions = opening_actions()
+    first = await store.claim_table(table_id, "node-a", 10, epoch=0)
+    assert first == 1
+    await store.append_actions(table_id, 1, actions[:1], epoch=first)
+
+    # node-a stalls; its lease runs out and node-b takes the table.
+    assert await store.free_tables() == []
+    clock.advance(seconds=11)
+    [free] = await store.free_tables()
+    assert (free.table_id, free.node, free.epoch) == (table_id, "node-a", first)
+    second = await store.claim_table(table_id, "node-b", 10, epoch=free.epoch)
+    assert second == 2
+    # A second claim with the same seen epoch loses: only one node gets the table.
+    assert await store.claim_table(table_id, "node-c", 10, epoch=free.epoch) is None
+
+    # node-a wakes up: its next append is refused and nothing is written.
+    error = await refused(
+        store, "lease_lost", store.append_actions(table_id, 2, actions[1:2], epoch=first)
+    )
+    assert "another node" in error.message
+    assert await store.renew_leases("node-a", {table_id: first}, 10) == [table_id]
+
+    # The new owner goes on from the stored log.
+    await store.append_actions(table_id, 2, actions[1:], epoch=second)
+    record = await store.get_table(table_id)
+    assert record is not None and record.actions == actions
+    assert await store.renew_leases("node-b", {table_id: second}, 10) == []
+    [lease] = await store.leases()
+    assert (lease.node, lease.epoch) == ("node-b", second)
+
+
+@pytest.mark.asyncio
+async def test_racing_appends_and_claim(store: Store, clock: FakeClock) -> None:
+    """A former owner's appends racing with a takeover: each either lands before
+    the claim (and the new owner sees it in the log) or is refused."""
+    _, table_id = await new_table(store)
+    actions = opening_actions()
+    old = await store.claim_table(table_id, "node-a", 10, epoch=0)
+    assert old is not None
+    outcomes = await asyncio.gather(
+        store.append_actions(table_id, 1, actions[:1], epoch=old),
+        store.claim_table(table_id, "node-b", 10, epoch=old),
+        return_exceptions=True,
+    )
+    new = outcomes[1]
+    assert new == old + 1
+    record = await store.get_table(table_id)
+    assert record is not None
+    if outcomes[0] is None:
+        assert record.actions == actions[:1]
+    else:
+        assert getattr(outcomes[0], "code", None) == "lease_lost"
+        assert record.actions == []
+    await store.append_actions(table_id, len(record.actions) + 1, actions[1:2], epoch=new)
+
+
+@pytest.mark.asyncio
+async def test_release_claim_all_and_free(store: Store, clock: FakeClock) -> None:
+    player = await store.create_guest("Cleo")
+    held = await store.create_table(player.id, {}, {}, [], bytes(16), "node-c", 10)
+    [lease] = await store.leases()
+    assert (lease.table_id, lease.node, lease.epoch) == (held, "node-c", 1)
+    assert await store.free_tables() == await store.free_tables(live_nodes=["node-c"]) == []
+    # A node without a heartbeat keeps its tables while it renews their leases.
+    assert await store.free_tables(live_nodes=[], silent_for=5) == []
+    clock.advance(seconds=6)
+    assert [lease.table_id for lease in await store.free_tables(live_nodes=[], silent_for=5)] == [
+        held
+    ]
+    assert await store.free_tables() == []
+    await store.update_table(held, status="closed")  # no lease to take any more
+    assert await store.leases() == []
+
+    _, one = await new_table(store, "Anna")
+    _, two = await new_table(store, "Bert")
+    assert [lease.table_id for lease in await store.free_tables()] == [one, two]
+    assert await store.claim_all_tables("solo", 10) == {one: 1, two: 1}
+    assert await store.free_tables() == await store.free_tables(live_nodes=["solo"]) == []
+    other = await store.free_tables(live_nodes=["other"], silent_for=10)
+    assert [lease.table_id for lease in other] == [one, two]
+    await store.release_tables("solo", [one])
+    assert [lease.table_id for lease in await store.free_tables()] == [one]
+    await store.release_tables("solo")
+    assert [lease.epoch for lease in await store.free_tables()] == [1, 1]
+    # Finished tables have no lease to take; an append without an epoch is not checked.
+    await store.update_table(two, status="finished")
+    assert [lease.table_id for lease in await store.leases()] == [one]
+    await store.append_actions(one, 1, opening_actions()[:1])
