@@ -122,6 +122,7 @@ class ServerOptions:
             bonus_below=self.chip_bonus_below,
             cost_percent=self.chip_cost_percent,
         )
+
     redis_url: str | None = None
     """Redis of a cluster of nodes (``docs/cluster.md``); ``None``: a single server."""
     node_id: str | None = None
