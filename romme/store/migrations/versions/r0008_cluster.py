@@ -29,8 +29,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # Not in a batch: SQLite (3.35 and later) drops a column in place, where a
+    # batch would copy the table, and dropping the old copy would take every row
+    # that refers to it (results, actions, seats) along.
     op.drop_index(op.f("ix_game_tables_owner_node"), table_name="game_tables")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("lease_until")
-        batch.drop_column("owner_epoch")
-        batch.drop_column("owner_node")
+    for column in ("lease_until", "owner_epoch", "owner_node"):
+        op.drop_column("game_tables", column)
