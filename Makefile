@@ -83,10 +83,15 @@ STATIC_CHECKS = \
 QUICK_TESTS := tests/engine tests/bots tests/store tests/server/table tests/test_cli.py \
 	tests/test_layering.py romme/engine README.md
 
+# `make test` runs the suite in three worker processes (pytest-xdist): most of its
+# time is spent waiting on servers, browsers and timers, not computing, so three
+# share two cores well. `make test PARALLEL=` runs it in one process.
+PARALLEL ?= -n 3 --dist worksteal
+
 # pytest comes last so that its summary closes the output.
 test: $(STAMP) $(NODE_STAMP)
 	@status=0; $(STATIC_CHECKS); \
-	echo "== pytest"; $(BIN)/pytest || status=1; \
+	echo "== pytest"; $(BIN)/pytest $(PARALLEL) || status=1; \
 	exit $$status
 
 quick: $(STAMP) $(NODE_STAMP)

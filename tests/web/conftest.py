@@ -153,7 +153,7 @@ def new_context(browser: Any, page_errors: PageErrors) -> Iterator[Any]:
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **kw)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(30000)
         return page_errors.watch(page, name)
 
     yield make
