@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from romme.store import accounts, ratings
 from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso, rowcount
 from romme.store.errors import StoreError
-from romme.store.models import ChipAccount, ChipMovement, GameTable, Player
+from romme.store.models import ChipAccount, ChipMovement, GameResult, GameTable, Player
 from romme.store.records import PLAYING, WAITING
 
 __all__ = [
@@ -391,6 +391,33 @@ class ChipStore(StoreCore):
 
 
 # ------------------------------------------------------------ movements
+
+
+async def chips_won_and_lost(session: AsyncSession, player_id: int) -> dict[str, int]:
+    """``{"chips_won", "chips_lost"}`` over the player's finished staked games: each
+    game's gain (its payout above the stake) counts as won, each game's loss (a
+    stake not won back) as lost. Games still running count nothing yet."""
+    account = await session.scalar(select(ChipAccount.id).where(ChipAccount.player_id == player_id))
+    if account is None:
+        return {"chips_won": 0, "chips_lost": 0}
+    net = func.sum(
+        case((ChipMovement.to_account == account, ChipMovement.amount), else_=-ChipMovement.amount)
+    )
+    per_game = (
+        await session.scalars(
+            select(net)
+            .join(GameResult, GameResult.table_id == ChipMovement.table_id)
+            .where(
+                or_(ChipMovement.to_account == account, ChipMovement.from_account == account),
+                ChipMovement.reason.in_(("stake", "payout")),
+            )
+            .group_by(ChipMovement.table_id)
+        )
+    ).all()
+    return {
+        "chips_won": sum(int(n) for n in per_game if n > 0),
+        "chips_lost": sum(-int(n) for n in per_game if n < 0),
+    }
 
 
 async def debit(session: AsyncSession, account_id: int, amount: int) -> bool:

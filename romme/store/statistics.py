@@ -22,6 +22,7 @@ from romme.engine.cardluck import hand_luck, spread
 from romme.engine.fairness import deal_from_seed, round_seed
 from romme.engine.rules import Rules
 from romme.store import ratings
+from romme.store.chips import chips_won_and_lost
 from romme.store.core import RELEASED, StoreCore, bad, is_int
 from romme.store.levels import (
     GAME_PLAYED_XP,
@@ -309,8 +310,8 @@ def card_luck(sums: dict[str, Any]) -> dict[str, Any]:
 
 async def statistics_of(session: AsyncSession, player: Player) -> dict[str, Any]:
     """``{"xp", "level": Level, "stats": {"overall", "classic", "three-rounds":
-    Statistics, "rating", "card_luck": CardLuck}}`` of a player (zeros for one who
-    has not finished a game)."""
+    Statistics, "rating", "card_luck": CardLuck, "chips_won", "chips_lost"}}`` of
+    a player (zeros for one who has not finished a game)."""
     rows = (
         await session.scalars(
             select(PlayerStatistics).where(PlayerStatistics.player_id == player.id)
@@ -322,6 +323,7 @@ async def statistics_of(session: AsyncSession, player: Player) -> dict[str, Any]
         stats[preset] = _figures(_overall([r for r in rows if r.preset == preset]))
     stats["rating"] = None if player.guest else ratings.shown(player.rating)
     stats["card_luck"] = card_luck(overall)
+    stats.update(await chips_won_and_lost(session, player.id))
     return {"xp": overall["xp"], "level": level_of(overall["xp"]), "stats": stats}
 
 

@@ -76,6 +76,9 @@ async def test_staked_games_settle_once_even_across_a_crash(make_server: ServerF
     assert other.status_code == 403 and other.json()["error"]["code"] == "not_your_ledger"
     info = (await won.http.get(f"/api/players/{lost.nickname}")).json()
     assert info["chips"] == GRANT - STAKE
+    assert (info["stats"]["chips_won"], info["stats"]["chips_lost"]) == (0, STAKE)
+    mine = (await won.http.get("/api/me")).json()["stats"]
+    assert (mine["chips_won"], mine["chips_lost"]) == (90, 0)
     ranking = (await won.http.get("/api/rankings?by=chips_month")).json()
     assert ranking == {"rankings": [], "me": None}  # guests are not ranked
 
