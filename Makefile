@@ -85,8 +85,9 @@ QUICK_TESTS := tests/engine tests/bots tests/store tests/server/table tests/test
 
 # `make test` runs the suite in three worker processes (pytest-xdist): most of its
 # time is spent waiting on servers, browsers and timers, not computing, so three
-# share two cores well. `make test PARALLEL=` runs it in one process.
-PARALLEL ?= -n 3 --dist worksteal
+# share two cores well. Each test module runs whole in one worker (its shared
+# server and browser are started once). `make test PARALLEL=` runs it in one process.
+PARALLEL ?= -n 3 --dist loadfile
 
 # pytest comes last so that its summary closes the output.
 test: $(STAMP) $(NODE_STAMP)

@@ -82,7 +82,9 @@ class LeaseStore(StoreCore):
     async def renew_leases(self, node: str, epochs: dict[int, int], seconds: float) -> list[int]:
         """Extend ``node``'s leases of the tables ``epochs`` (table id -> the epoch
         the node holds) by ``seconds`` from now. Returns the tables whose lease the
-        node lost (another node took them, or they ended meanwhile)."""
+        node lost: another node took them. A table that ended meanwhile (its result
+        stored while its actor is still finishing) has no lease left, but is not
+        lost: its actor goes on until it is done."""
         if not epochs:
             return []
         async with self._write() as session:
@@ -97,7 +99,15 @@ class LeaseStore(StoreCore):
                 .returning(GameTable.id, GameTable.owner_epoch)
             )
             held = {row.id: row.owner_epoch for row in rows}
-        return sorted(t for t, epoch in epochs.items() if held.get(t) != epoch)
+            missing = [t for t, epoch in epochs.items() if held.get(t) != epoch]
+            if not missing:
+                return []
+            running = await session.scalars(
+                select(GameTable.id).where(
+                    GameTable.id.in_(missing), GameTable.status.in_(_UNFINISHED)
+                )
+            )
+            return sorted(running.all())
 
     async def release_tables(self, node: str, table_ids: Collection[int] | None = None) -> None:
         """Give up ``node``'s leases (of ``table_ids``, or all): another node may take

@@ -104,3 +104,23 @@ async def test_release_claim_all_and_free(store: Store, clock: FakeClock) -> Non
     await store.update_table(two, status="finished")
     assert [lease.table_id for lease in await store.leases()] == [one]
     await store.append_actions(one, 1, opening_actions()[:1])
+
+
+@pytest.mark.asyncio
+async def test_a_table_that_ended_is_not_lost(store: Store) -> None:
+    """Between storing a game's end and its actor finishing, the lease cannot be
+    renewed any more; that is no loss (which would send the players away)."""
+    _, ended = await new_table(store)
+    _, running = await new_table(store, host="Ben")
+    epochs = {
+        table_id: await store.claim_table(table_id, "node-a", 10, epoch=0)
+        for table_id in (ended, running)
+    }
+    held = {table_id: epoch for table_id, epoch in epochs.items() if epoch is not None}
+    assert len(held) == 2
+    await store.update_table(ended, status="closed")
+    assert await store.renew_leases("node-a", held, 10) == []
+    # Another node takes the running one: that one is lost.
+    taken = await store.claim_table(running, "node-b", 10, epoch=held[running])
+    assert taken is not None
+    assert await store.renew_leases("node-a", held, 10) == [running]

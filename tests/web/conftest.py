@@ -104,8 +104,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     stop_server(proc)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module. Not for the whole session: Playwright's sync
+    API keeps an event loop running while it is started, and a worker of the
+    parallel suite (pytest-xdist) runs asyncio tests after a module of these."""
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright

@@ -30,6 +30,9 @@ NOT_COUNTS = {
     "summary.next_in": "the unit symbol s",
     "table.knock_window": "the unit symbol s",
     "summary.waiting_for": "a list of names that no word agrees with",
+    "chips.claim_bonus": "an amount in brackets, (+1,000), that no word agrees with",
+    "chips.game_n": "which game",
+    "settings.stake_n": "an amount after a colon-like label (Stake 100)",
 }
 COUNTS = [0, 1, 2, 5]
 NAMES = ["Ana", "Bruno", "Carla", "Dirk", "Eva"]

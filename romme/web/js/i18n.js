@@ -102,6 +102,13 @@ function format(text, params) {
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params && name in params ? fill(params[name]) : m));
 }
 
+/** A whole number as toLocaleString writes it ("10,000", "10.000", "10 000") without
+ * its group separators; any other text as it is.
+ * @param {string} text */
+function ungrouped(text) {
+  return /^[−-]?\d{1,3}([,.\u00a0\u202f ]\d{3})+$/.test(text) ? text.replace(/[,.\u00a0\u202f ]/g, '') : text;
+}
+
 /** The number a plural text is chosen by: its first placeholder holding a number or a
  * list, else one holding a number already written out (a score such as "−12").
  * @param {PluralForms} forms
@@ -115,7 +122,7 @@ function countOf(forms, params) {
     if (Array.isArray(value)) return value.length;
   }
   for (const value of values) {
-    const written = typeof value === 'string' && value.trim() ? Number(value.replace('−', '-')) : NaN;
+    const written = typeof value === 'string' && value.trim() ? Number(ungrouped(value).replace('−', '-')) : NaN;
     if (Number.isFinite(written)) return written;
   }
   // A single name or card in the placeholder (no number, no list) is one thing.
