@@ -223,6 +223,8 @@ def test_replay_from_a_shared_link_on_a_phone_in_german(played: Played, new_cont
     assert "überprüft" in page.inner_text("#shuffle-check li[data-round='1']")
     assert "Runde 1" in page.inner_text("#replay-move")
     page.locator("#replay-move").click()
+    # The keys step the replay wherever the focus is, but for a field's own keys.
+    page.evaluate("() => document.activeElement?.blur()")
     page.keyboard.press("ArrowRight")
     wait_index(page, 4)
     page.click("#replay-next")
