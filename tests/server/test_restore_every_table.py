@@ -169,6 +169,12 @@ async def _settle(tables: list[Kind]) -> None:
     await asyncio.sleep(max(0.0, wait) + 0.5)
 
 
+def _status(kind: Kind) -> str | None:
+    """The table's status as its host last heard."""
+    status = kind.clients[0].tables.get(kind.table, {}).get("status")
+    return None if status is None else str(status)
+
+
 def _snapshot(kind: Kind) -> dict[str, dict[str, Any]]:
     """What each player of the table knows: the tracked state and the settings."""
     snapshot = {}
@@ -216,11 +222,20 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
     for kind in tables:
         await _seat(first, kind)
     # A few moves into the round, not many: a point limit of 1 ends the game with
-    # the round, which must still be running when the server stops.
+    # the round, which should still be running when the server stops. Computer
+    # opponents may still end it first (going out before the person's first turn of
+    # the round); such a game is over and has nothing to restore.
     await asyncio.gather(
-        *(_play_until(kind, 6, kind.restart_in_round) for kind in tables if kind.started)
+        *(
+            _play_until(kind, 6, kind.restart_in_round, may_end=True)
+            for kind in tables
+            if kind.started
+        )
     )
     await _settle(tables)
+    ended = [kind for kind in tables if _status(kind) == "finished"]
+    assert len(ended) <= 2, [kind.name for kind in ended]
+    every_kind, tables = tables, [kind for kind in tables if kind not in ended]
     before = {kind.name: _snapshot(kind) for kind in tables}
 
     if stop == "SIGKILL":
@@ -263,7 +278,7 @@ async def test_every_kind_of_table_survives_a_restart_and_plays_on(
             answer = httpx.get(second.base + f"/api/games/{kind.table}")
             assert answer.status_code == 200, (kind.name, answer.text)
             assert answer.json()["winners"] == over["winners"], kind.name
-    for kind in tables:
+    for kind in every_kind:
         for client in kind.clients:
             await client.close()
 
