@@ -179,8 +179,7 @@ async def test_a_blocked_player_reaches_nobody_who_blocked_them(
     reload = Client(shared_server, anna.nickname)
     reload.http.cookies = anna.http.cookies
     await reload.connect()
-    lobby = reload.messages[1]
-    assert lobby["type"] == "lobby"
+    lobby = await reload.expect("lobby")
     assert "hello lobby" not in [c["text"] for c in lobby["chat"]]
     assert max_.nickname not in [i["from"] for i in lobby["invitations"]]
     assert (await reload.expect("friends"))["incoming"] == []
@@ -198,7 +197,8 @@ async def test_a_blocked_player_reaches_nobody_who_blocked_them(
     reload = Client(shared_server, anna.nickname)
     reload.http.cookies = anna.http.cookies
     await reload.connect()
-    assert hidden_id not in [i["id"] for i in reload.messages[1]["invitations"]]
+    lobby = await reload.expect("lobby")
+    assert hidden_id not in [i["id"] for i in lobby["invitations"]]
     await reload.close()
     start_anna = len(anna.messages)
     await max_.request({"type": "lobby_chat", "text": "hello again"})

@@ -52,6 +52,9 @@ async def test_sigkill_mid_round_then_restart_and_finish(
 
     # Seat 1 keeps the hand in its own order: reversed.
     await _play_until(players, 5, {0, 1})
+    # Seat 1 may have just moved: its own update may still be on the way.
+    version = a.tables[table]["version"]
+    await b.expect("update", lambda m: m["table"] == table and m["version"] >= version)
     hand = b.tables[table]["view"]["hand"]
     arranged = await b.request(
         {"type": "action", "table": table, "action": {"type": "arrange", "cards": hand[::-1]}}

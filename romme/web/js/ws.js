@@ -31,6 +31,8 @@ export class Connection {
     this.lastHeard = 0;
     /** The code of the last error the server sent without an id. @type {string | null} */
     this.lastError = null;
+    /** Called once the socket opens (requests made while it was still connecting). @type {Array<() => void>} */
+    this.onOpen = [];
   }
 
   url() {
@@ -57,6 +59,7 @@ export class Connection {
       this.lastHeard = Date.now();
       this.setState('open');
       this.heartbeat();
+      for (const waiting of this.onOpen.splice(0)) waiting();
     });
     socket.addEventListener('message', (event) => {
       if (this.socket !== socket) return;
@@ -155,12 +158,23 @@ export class Connection {
    */
   request(msg, timeoutMs = 10000) {
     return new Promise((resolve, reject) => {
-      const id = this.send(msg);
-      if (id === false) { reject({ type: 'error', code: 'disconnected' }); return; }
-      this.pending.set(id, { resolve, reject });
-      setTimeout(() => {
-        if (this.pending.delete(id)) reject({ type: 'error', code: 'timeout' });
+      const ask = () => {
+        const id = this.send(msg);
+        if (id === false) { reject({ type: 'error', code: 'disconnected' }); return; }
+        this.pending.set(id, { resolve, reject });
+        setTimeout(() => {
+          if (this.pending.delete(id)) reject({ type: 'error', code: 'timeout' });
+        }, timeoutMs);
+      };
+      if (this.state !== 'connecting' && this.state !== 'reconnecting') { ask(); return; }
+      // Still connecting (a page just loaded, or the connection is coming back): the
+      // request goes out once the socket is open, or fails when that takes too long.
+      const waiting = () => { clearTimeout(giveUp); ask(); };
+      const giveUp = setTimeout(() => {
+        this.onOpen = this.onOpen.filter((w) => w !== waiting);
+        reject({ type: 'error', code: 'disconnected' });
       }, timeoutMs);
+      this.onOpen.push(waiting);
     });
   }
 }
