@@ -48,7 +48,7 @@ export class LobbyScreen {
         h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
-    const newGame = h('button.primary.big', { id: 'new-game', onclick: () => this.newGameDialog(), 'data-i18n': 'lobby.new_game' });
+    const newGame = h('button.primary.big', { id: 'new-game', onclick: () => app.welcomed.then(() => this.newGameDialog()), 'data-i18n': 'lobby.new_game' });
     this.root.replaceChildren(h('div.lobby',
       header,
       h('div.lobby-grid',

@@ -23,6 +23,9 @@ import { limitChat } from './widgets.js';
 /** @import { App, Invitation, Player, ServerError, Table } from './types.js' */
 /** @import { ConnState } from './ws.js' */
 
+/** Resolves `app.welcomed` with the first `welcome`. @type {() => void} */
+let markWelcomed = () => {};
+
 /**
  * The app's state: who plays, the lobby, the tables this connection knows.
  * @type {App & {conn: Connection | null, serverOffset: number, screen: 'entry' | 'lobby' | 'table' | 'replay' | 'moderation' | 'account' | null,
@@ -41,6 +44,7 @@ export const app = {
   tables: new Map(),
   tableId: null,
   botLevels: [],
+  welcomed: new Promise((resolve) => { markWelcomed = resolve; }),
   chatMax: null,
   screen: null,
   connState: 'idle',
@@ -223,6 +227,7 @@ function handle(msg) {
       app.serverOffset = msg.server_time - Date.now();
       app.botLevels = msg.bot_levels;
       app.chatMax = msg.chat_max;
+      markWelcomed();
       limitChat(main(), app.chatMax);
       lobbyScreen?.update('all');
       break;

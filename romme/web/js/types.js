@@ -197,6 +197,7 @@
  * @typedef {object} App
  * @property {Player | null} me
  * @property {string[]} botLevels the computer opponents' levels, weakest first (from `welcome`)
+ * @property {Promise<void>} welcomed resolved once the first `welcome` arrived (the levels are known)
  * @property {number | null} chatMax the longest chat message the server takes (from `welcome`)
  * @property {{tables: TableSummary[], players: Player[], chat: ChatMessage[], invitations: Invitation[]}} lobby
  * @property {Map<number, Table>} tables
