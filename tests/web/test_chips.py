@@ -1,11 +1,14 @@
 """Chips in the browser: a staked game created from "New game" shows its stake, pot
 and operating cost at the table and in another player's lobby (on a phone), the
-balance stands in the header, and the stakes paid at the start show in the
-balance and the chip history."""
+pot and what the winner takes while the game runs, a warning that leaving forfeits
+the stake, the players' levels beside their names at the table, the balance in the
+header, and the stakes paid at the start in the balance and the chip history."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import httpx
 
 from tests.web.conftest import shot
 from tests.web.ui import login_guest
@@ -38,8 +41,23 @@ def test_a_staked_game_shows_pot_cost_and_balance(server: str, new_context: Any)
     card.locator("[data-join]").click()
     guest.wait_for_selector("#table-pot:not([hidden])")
 
+    # The levels beside the nicknames at the table, as the server states them.
+    level = _level(server, "Chipmunk")
+    seat = host.locator(".waiting-seat", has_text="Chipmunk")
+    assert seat.locator(".level-badge").inner_text() == f"Lv {level}"
+
     host.click("#start-game")
     guest.wait_for_selector("#hand .hand-card")
+    opponent = host.locator("#opponents .level-badge")
+    assert opponent.inner_text() == f"Lv {level}"
+    # The running game's pot, and what leaving costs.
+    pot = host.wait_for_selector("#table-pot-game")
+    assert pot.inner_text() == "Pot 200 · operating cost 10 · the winner takes 190"
+    host.click("#leave")
+    warning = host.wait_for_selector("#leave-forfeit")
+    assert "forfeit your stake (100 chips)" in warning.inner_text()
+    host.click(".dialog-buttons button:has-text('Cancel')")
+    host.wait_for_selector("#leave-forfeit", state="detached")
     guest.goto(server + "#/chips")
     guest.wait_for_selector("#chip-history")
     rows = guest.locator("#chip-history tbody tr")
@@ -56,6 +74,12 @@ def test_a_staked_game_shows_pot_cost_and_balance(server: str, new_context: Any)
     assert guest.inner_text("#chip-count") == "9,900 chips"
     # Not low enough for a bonus: no button.
     assert guest.locator("#claim-bonus").count() == 0
+
+
+def _level(server: str, nickname: str) -> int:
+    answer = httpx.get(f"{server}api/players/{nickname}")
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["level"]["number"])
 
 
 def _table_id(page: Any) -> int:

@@ -1,7 +1,8 @@
 """The rankings, a profile and the platform's card luck in Chromium: from the
 lobby's header to the rankings' tabs, a player's profile (level, statistics per
-preset, card luck, recent games linked to their replays) and the card-luck page,
-on a desktop and at 360x740, in every language, with the figures of the API."""
+preset, chips won and lost, card luck, recent games linked to their replays) and
+the card-luck page, on a desktop and at 360x740, in every language, with the
+figures of the API."""
 
 from __future__ import annotations
 
@@ -73,6 +74,11 @@ def test_rankings_profile_and_card_luck(played: Played, new_context: Any) -> Non
     page.wait_for_selector("#stats-table")
     assert f"Level {level}: " in cell(page, "#level-progress")
     assert cell(page, "#profile-rating") == str(info["rating"])
+    chips_won, chips_lost = (f"{info['stats'][k]:,}" for k in ("chips_won", "chips_lost"))
+    assert (cell(page, "#profile-chips-won"), cell(page, "#profile-chips-lost")) == (
+        chips_won,
+        chips_lost,
+    )
     overall = info["stats"]["overall"]
     games = page.eval_on_selector_all(
         "#stats-table tr[data-stat='games'] td", "(cells) => cells.map((c) => c.textContent)"
@@ -114,6 +120,10 @@ def test_rankings_profile_and_card_luck(played: Played, new_context: Any) -> Non
     shot(page, "lobby-phone")
     page.click(f"#player-list .player-link:has-text('{NICKNAME}')")
     page.wait_for_selector(".info-dialog #level-progress")
+    assert (cell(page, "#info-chips-won"), cell(page, "#info-chips-lost")) == (
+        chips_won,
+        chips_lost,
+    )
     page.click("#info-profile")
     page.wait_for_selector("#profile-name")
     no_sideways_scroll(page)

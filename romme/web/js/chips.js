@@ -50,17 +50,39 @@ export function chipBalance(app) {
   return box;
 }
 
+/** @typedef {{settings: {stake?: number, seats?: number}, operating_cost?: {percent: number, amount: number}}} StakedTable */
+
+/**
+ * A full staked table's pot (every seat's stake) and the house's operating cost
+ * of it; null for a free game.
+ * @param {StakedTable} table
+ */
+function potOf(table) {
+  const stake = table.settings.stake ?? 0;
+  if (!stake || !table.operating_cost) return null;
+  return { pot: stake * (table.settings.seats ?? 2), cost: table.operating_cost };
+}
+
 /**
  * What a staked table costs and pays, shown in the lobby and before the start:
  * the stake, the pot and the house's operating cost of a full table.
- * @param {{settings: {stake?: number, seats?: number}, operating_cost?: {percent: number, amount: number}}} table
+ * @param {StakedTable} table
  * @returns {string | null}
  */
 export function potText(table) {
-  const stake = table.settings.stake ?? 0;
-  if (!stake || !table.operating_cost) return null;
-  const pot = stake * (table.settings.seats ?? 2);
-  return t('chips.pot', { pot: chipsText(pot), cost: chipsText(table.operating_cost.amount), percent: table.operating_cost.percent });
+  const p = potOf(table);
+  return p && t('chips.pot', { pot: chipsText(p.pot), cost: chipsText(p.cost.amount), percent: p.cost.percent });
+}
+
+/**
+ * A running staked game's pot as the table shows it: the pot, the operating cost
+ * and what the winner takes (shared evenly on a tie).
+ * @param {StakedTable} table
+ * @returns {string | null}
+ */
+export function gamePotText(table) {
+  const p = potOf(table);
+  return p && t('chips.pot_game', { pot: chipsText(p.pot), cost: chipsText(p.cost.amount), prize: chipsText(p.pot - p.cost.amount) });
 }
 
 /**

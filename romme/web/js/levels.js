@@ -15,7 +15,7 @@ import { h } from './ui.js';
  *   meld_ready_hands: number, meld_ready: number, meld_ready_expected: number,
  *   meld_ready_spread: number, players?: number}} CardLuck
  * @typedef {{overall: Statistics, classic: Statistics, 'three-rounds': Statistics,
- *   rating: number | null, card_luck: CardLuck}} Stats
+ *   rating: number | null, card_luck: CardLuck, chips_won: number, chips_lost: number}} Stats
  */
 
 /** @param {number} n */
@@ -28,6 +28,19 @@ export function formatNumber(n) { return n.toLocaleString(currentLanguage()); }
 export function levelBadge(number) {
   if (!number) return null;
   return h('span.level-badge', { title: t('level.title_n', { level: number }) }, t('level.short', { level: number }));
+}
+
+/**
+ * The chips won and lost over the player's staked games, as two rows of a `<dl>`
+ * (ids `PREFIX-chips-won`, `PREFIX-chips-lost`).
+ * @param {Stats} stats
+ * @param {string} prefix
+ */
+export function chipsWonAndLost(stats, prefix) {
+  return [
+    h('dt', t('stats.chips_won')), h('dd', { id: `${prefix}-chips-won` }, formatNumber(stats.chips_won)),
+    h('dt', t('stats.chips_lost')), h('dd', { id: `${prefix}-chips-lost` }, formatNumber(stats.chips_lost)),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { t } from './i18n.js';
-import { cardLuckNote, cardLuckTable, levelProgress, statisticsTable } from './levels.js';
+import { cardLuckNote, cardLuckTable, chipsWonAndLost, levelProgress, statisticsTable } from './levels.js';
 import { statsPage } from './rankings.js';
 import { avatar, clear, h } from './ui.js';
 
@@ -57,7 +57,8 @@ export class ProfileScreen {
           h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
         levelProgress(info.level, info.xp),
         h('dl.info-stats',
-          h('dt', t('info.rating')), h('dd', { id: 'profile-rating' }, info.guest ? '–' : String(info.rating))),
+          h('dt', t('info.rating')), h('dd', { id: 'profile-rating' }, info.guest ? '–' : String(info.rating)),
+          ...chipsWonAndLost(info.stats, 'profile')),
         h('h2', t('stats.title')), statisticsTable(info.stats),
         h('h2', t('luck.title')), cardLuckTable(info.stats.card_luck), cardLuckNote(),
         h('h2', t('info.recent')), this.recent(info),

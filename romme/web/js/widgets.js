@@ -3,7 +3,7 @@
 // a chat log and its form.
 
 import { api } from './api.js';
-import { levelProgress } from './levels.js';
+import { chipsWonAndLost, levelProgress } from './levels.js';
 import { reportButton } from './report.js';
 import { currentLanguage, formatTime, t } from './i18n.js';
 import { avatar, clear, dialog, h } from './ui.js';
@@ -58,7 +58,8 @@ export function showPlayerInfo(app, nickname, extra) {
         h('dt', t('info.games_won')), h('dd', `${info.games_won} (${rate} %)`),
         h('dt', t('stats.rounds_won')), h('dd', `${info.stats.overall.rounds_won} / ${info.stats.overall.rounds_played}`),
         h('dt', t('stats.hand_rummies')), h('dd', String(info.stats.overall.hand_rummies)),
-        h('dt', t('stats.average_penalty')), h('dd', String(info.stats.overall.average_penalty ?? '–'))),
+        h('dt', t('stats.average_penalty')), h('dd', String(info.stats.overall.average_penalty ?? '–')),
+        ...chipsWonAndLost(info.stats, 'info')),
       h('h3', t('info.recent')),
       info.recent && info.recent.length
         ? h('ul.recent', info.recent.map((g) => h('li', h('a.recent-replay', { href: `#/replay/${g.game}`, onclick: () => dlg.close() },

@@ -77,7 +77,8 @@ export function exit(screen) {
 }
 
 /**
- * "Leave": during a game, after asking (a computer opponent plays the seat on).
+ * "Leave": during a game, after asking (a computer opponent plays the seat on; a
+ * staked game's stake is forfeit unless the player comes back).
  * @param {TableScreen} screen
  */
 export function leave(screen) {
@@ -91,7 +92,10 @@ export function leave(screen) {
     app.openLobby();
     return;
   }
+  // A staked game's stake stays in the pot (docs/protocol.md, "Chips and stakes").
+  const stake = table.settings.stake ?? 0;
   const dlg = dialog(t('table.leave_title'), h('div', h('p', t('table.leave_text')),
+    stake ? h('p.forfeit', { id: 'leave-forfeit' }, t('table.leave_forfeits', { n: stake })) : null,
     h('div.dialog-buttons', h('button', { onclick: () => dlg.close() }, t('common.cancel')),
       h('button.primary.danger', { id: 'confirm-leave', onclick: () => { dlg.close(); exit(screen); } }, t('table.leave')))));
 }

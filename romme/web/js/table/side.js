@@ -1,7 +1,9 @@
 // @ts-check
 // The side panel (a menu on a phone): the turn timer and the knock window, the
-// point limit or round, the table's settings, and the table chat.
+// point limit or round, the table's settings (a staked game's pot with them), and
+// the table chat.
 
+import { gamePotText } from '../chips.js';
 import { mutedAt } from '../friends.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
@@ -24,7 +26,8 @@ export function renderSide(screen) {
     : limit === 1 ? t('settings.single_round') : t('table.limit', { n: limit ?? 100 });
   els.limit.replaceChildren(h('span.label', t(three ? 'table.game' : 'table.point_limit')), h('strong', limitText));
   els.miniLimit.textContent = limitText;
-  els.rules.replaceChildren(...settingsChips(s).map((c) => h('li', c)));
+  const pot = table.status === 'playing' ? gamePotText(table) : null;
+  els.rules.replaceChildren(...settingsChips(s).map((c) => h('li', c)), ...(pot ? [h('li.pot', { id: 'table-pot-game' }, pot)] : []));
   els.invite.disabled = table.my_seat === null || table.status !== 'waiting';
   els.results.disabled = !view?.results?.length;
   renderChat(screen);
