@@ -3,6 +3,7 @@
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
                                  [--repeats 3] [--db URL] [--skip-echo]
                                  [--point-limit 10000] [--stake 0]
+                                 [--mixed-stake N]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
 four-seat tables of guests, and lets every table play full rounds: the player to
@@ -23,6 +24,14 @@ With a small ``--point-limit`` (1: one round a game) games end while measured:
 the host of a finished table opens a new one with the same seats at once, so the
 load stays the same and each game's result (and, with ``--stake``, the settlement
 of its chips) is part of what is measured.
+
+``--mixed-stake N`` (with a small ``--point-limit``) measures what settling
+costs against a baseline of the same run: every other table is staked at N
+chips, the rest are free, under the same load at the same time. It reports the
+latency of each kind apart, for every move and for the moves that end a game
+(those whose transaction stores the result and, at a staked table, settles the
+chips), and the staked minus the free figure at p50 and p99, as the median and
+spread (min..max) over the repeats.
 
 Only loopback addresses are used; every loop is bounded in time.
 """
@@ -149,6 +158,10 @@ class Stats:
     """Games that ended while measured."""
     errors: int = 0
     codes: dict[str, int] = field(default_factory=dict)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    """Latencies by the kind of table ("free", "staked"), every move."""
+    ends_by_kind: dict[str, list[float]] = field(default_factory=dict)
+    """Latencies by the kind of table of the moves that ended a game."""
     measuring: bool = False
     cpu: float = 0.0
     """The server's CPU use while measured (1.0 = one core busy)."""
@@ -198,7 +211,7 @@ class Seat:
                 if kind == "update":
                     started = self.sent.get((self.table, data["version"]))
                     if started is not None and self.stats.measuring:
-                        self.stats.latencies.append(now - started)
+                        self.record(now - started, data["view"]["phase"] == "game_over")
                     self.maybe_act(data["view"], data["version"])
                 elif kind == "table" and data["table"]["view"] is not None:
                     if data["table"]["id"] == self.table:
@@ -214,6 +227,13 @@ class Seat:
                     )
         except Exception:
             pass
+
+    def record(self, latency: float, game_over: bool) -> None:
+        self.stats.latencies.append(latency)
+        kind = "staked" if self.settings.get("stake") else "free"
+        self.stats.by_kind.setdefault(kind, []).append(latency)
+        if game_over:
+            self.stats.ends_by_kind.setdefault(kind, []).append(latency)
 
     def maybe_act(self, view_json: dict[str, Any], version: int) -> None:
         phase = view_json["phase"]
@@ -292,6 +312,7 @@ async def run_server_load(
     duration: float,
     tag: str,
     settings: dict[str, Any],
+    mixed_stake: int = 0,
 ) -> Stats:
     port = server.port
     stats = Stats()
@@ -320,10 +341,12 @@ async def run_server_load(
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
     for t in range(tables):
         group = seats[4 * t : 4 * t + 4]
+        # With a mixed stake every other table is staked: both kinds share the load.
+        table_settings = {**settings, "stake": mixed_stake} if mixed_stake and t % 2 else settings
         for seat in group:
             seat.group = group
-            seat.settings = settings
-        await open_table(group, settings, str(t))
+            seat.settings = table_settings
+        await open_table(group, table_settings, str(t))
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with
     # 2,000 clients' state in memory: a pause that is not the server's latency.
@@ -427,6 +450,30 @@ def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
     return f"{med:.{digits}f}{unit} ({min(values):.{digits}f}..{max(values):.{digits}f})"
 
 
+def stakes_apart(stats: Stats) -> dict[str, tuple[float, float]]:
+    """p50 and p99 in ms of each kind of table, every move and game-ending moves."""
+    found = {}
+    for suffix, lists in (("", stats.by_kind), (" end", stats.ends_by_kind)):
+        for kind in ("free", "staked"):
+            lat = lists.get(kind, [])
+            found[kind + suffix] = (percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000)
+    return found
+
+
+def print_stakes_apart(kinds: dict[str, list[tuple[float, float]]]) -> None:
+    """Each kind's p50 and p99, and staked minus free, over the repeats."""
+    for name, values in kinds.items():
+        print(
+            f"{name:>10}: p50 {spread([v[0] for v in values], ' ms', 2)}"
+            f"  p99 {spread([v[1] for v in values], ' ms', 2)}"
+        )
+    for suffix, what in (("", "every move"), (" end", "game-ending moves")):
+        free, staked = kinds["free" + suffix], kinds["staked" + suffix]
+        for i, q in enumerate(("p50", "p99")):
+            extra = [s[i] - f[i] for s, f in zip(staked, free, strict=True)]
+            print(f"staked - free {q}, {what}: {spread(extra, ' ms', 2)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -447,6 +494,12 @@ def main() -> None:
         help="the tables' point limit (default 10000: no game ends while measured)",
     )
     parser.add_argument("--stake", type=int, default=0, help="the tables' stake in chips")
+    parser.add_argument(
+        "--mixed-stake",
+        type=int,
+        default=0,
+        help="every other table staked at this many chips, the rest free, measured apart",
+    )
     args = parser.parse_args()
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
@@ -460,6 +513,8 @@ def main() -> None:
     errors = 0
     games: list[float] = []
     codes: dict[str, int] = {}
+    # Per kind ("free", "staked", "free end", "staked end"): (p50, p99) in ms of each repeat.
+    kinds: dict[str, list[tuple[float, float]]] = {}
     for repeat in range(args.repeats):
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
         server = Server(args.db, Path(tmp))
@@ -473,8 +528,12 @@ def main() -> None:
                     args.duration,
                     f"{repeat}x{os.getpid()}",
                     settings,
+                    args.mixed_stake,
                 )
             )
+            if args.mixed_stake:
+                for name, values in stakes_apart(stats).items():
+                    kinds.setdefault(name, []).append(values)
             cpu.append(stats.cpu * 100)
             client_cpu.append(stats.client_cpu * 100)
             client_lag.append(stats.client_lag * 1000)
@@ -523,7 +582,7 @@ def main() -> None:
 
     print(
         f"\n{args.tables} tables x 4 clients, think {args.think} s, "
-        f"point limit {args.point_limit}, stake {args.stake}, "
+        f"point limit {args.point_limit}, stake {args.stake}, mixed stake {args.mixed_stake}, "
         f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)"
     )
     for name in ("server", "echo"):
@@ -543,6 +602,8 @@ def main() -> None:
         f"{spread(client_lag, ' ms')}; errors: {errors} {codes}; "
         f"games ended while measured: {spread(games, '', 0)}"
     )
+    if kinds:
+        print_stakes_apart(kinds)
     if rows["echo"]:
         s = [statistics.median(c) for c in zip(*rows["server"], strict=True)]
         e = [statistics.median(c) for c in zip(*rows["echo"], strict=True)]
