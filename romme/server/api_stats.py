@@ -16,6 +16,8 @@ __all__ = ["card_luck"]
 
 async def card_luck(request: Request) -> Response:
     """The platform's ``CardLuck``: running sums kept as games finish, so this is
-    one short query however many games were played."""
+    one short query however many games were played, and the store keeps its answer
+    until a game's result is recorded (at most a minute: see
+    :meth:`romme.store.Store.platform_card_luck`)."""
     figures = await server_state(request).open_store().platform_card_luck()
     return JSONResponse(figures)

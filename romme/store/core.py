@@ -60,6 +60,9 @@ class StoreCore:
         self._clock = clock
         self._sqlite = engine.dialect.name == "sqlite"
         self._write_lock = asyncio.Lock()
+        self.results_version = 0
+        """Raised each time this store records a game's result: figures computed
+        from the results (the platform's card luck) are kept until it changes."""
 
     @contextlib.asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:

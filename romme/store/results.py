@@ -56,9 +56,11 @@ class ResultStore(StoreCore):
             tallied = None  # a malformed result: the write transaction refuses it
         try:
             async with self._write() as session:
-                return await self._finish_game(
+                changes = await self._finish_game(
                     session, table_id, winners, totals, seat_players, results, tallied
                 )
+            self.results_version += 1
+            return changes
         except IntegrityError:  # finished concurrently: the stored result stands
             async with self._read() as session:
                 result = await session.get(GameResult, table_id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import func, select
@@ -24,6 +25,7 @@ from romme.engine.rules import Rules
 from romme.store import ratings
 from romme.store.chips import chips_won_and_lost
 from romme.store.core import RELEASED, StoreCore, bad, is_int
+from romme.store.fresh import Fresh
 from romme.store.levels import (
     GAME_PLAYED_XP,
     GAME_WON_XP,
@@ -35,6 +37,7 @@ from romme.store.levels import (
 from romme.store.models import GameTable, Player, PlayerStatistics, TableAction
 
 __all__ = [
+    "PLATFORM_LUCK_MAX_AGE",
     "PRESETS",
     "STATISTICS_COLUMNS",
     "StatisticsStore",
@@ -47,6 +50,9 @@ __all__ = [
     "tally_ahead",
     "tally_game",
 ]
+
+PLATFORM_LUCK_MAX_AGE = 60.0
+"""Seconds the platform's card luck is kept at most (``GET /api/stats/cards``)."""
 
 PRESETS = ("classic", "three-rounds")
 """The presets statistics are kept for; a game's preset is its rules' ``name``."""
@@ -346,9 +352,19 @@ class StatisticsStore(StoreCore):
             player = await self._require_player(session, player_id)
             return await statistics_of(session, player)
 
+    @cached_property
+    def _platform_luck(self) -> Fresh[dict[str, Any]]:
+        return Fresh(PLATFORM_LUCK_MAX_AGE)
+
     async def platform_card_luck(self) -> dict[str, Any]:
         """``CardLuck`` of every hand dealt in a finished game on this server, with
-        ``players``: how many players were dealt them."""
+        ``players``: how many players were dealt them. Kept between calls: computed
+        again once a game's result is recorded here, and at least every
+        :data:`PLATFORM_LUCK_MAX_AGE` seconds (results another node recorded)."""
+        figures = await self._platform_luck.get(self.results_version, self._platform_card_luck)
+        return dict(figures)
+
+    async def _platform_card_luck(self) -> dict[str, Any]:
         columns = [func.coalesce(func.sum(getattr(PlayerStatistics, n)), 0) for n in _SUMS]
         async with self._read() as session:
             values = (await session.execute(select(*columns))).one()

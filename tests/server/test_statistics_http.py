@@ -55,6 +55,9 @@ async def test_a_game_moves_statistics_experience_and_rankings(
     assert me["stats"]["overall"]["win_rate"] is None
     empty = (await anna.http.get("/api/rankings?by=level")).json()
     assert empty == {"rankings": [], "me": None}
+    # The platform's card luck is kept between requests, and computed anew once a
+    # game's result is recorded (below).
+    assert (await anna.http.get("/api/stats/cards")).json()["hands"] == 0
     refused = await anna.http.get("/api/rankings?by=luck")
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "no_such_ranking"
 

@@ -20,6 +20,7 @@ from romme.engine.reference import play_game
 from romme.engine.rules import Rules
 from romme.store import PlayerRecord, Store
 from romme.store.database import writer
+from romme.store.fresh import Fresh
 from romme.store.levels import LEVELS, level_of
 from romme.store.migrate import alembic_config
 from romme.store.models import Player, PlayerStatistics
@@ -147,7 +148,12 @@ async def test_statistics_of_played_games(store: Store) -> None:
         for s in (bytes([i]) * 32 for i in range(1, 40))
         if any(isinstance(a, Knock) for a in played(KNOCKING, 4, s)[1])
     )
+    # The platform's card luck is kept between requests, and computed again as
+    # each game's result is recorded.
+    assert (await store.platform_card_luck())["hands"] == 0
     classic = await finished(store, KNOCKING, players, seed)
+    after_one = await store.platform_card_luck()
+    assert after_one["hands"] == sum(len([h for h in d if h]) for d in classic[2])
     three = await finished(store, Rules.three_rounds(), players, b"t" * 32)
     for seat, name in enumerate(names):
         info = await store.player_info(name)
@@ -193,7 +199,7 @@ async def test_statistics_of_played_games(store: Store) -> None:
     assert sum(expected_figures(*classic[:3], s, KNOCKING)["knocks"] for s in range(4)) > 0
 
     platform = await store.platform_card_luck()
-    assert platform["players"] == 4
+    assert platform["players"] == 4 and platform["hands"] > after_one["hands"]
     assert platform["hands"] == sum(len([h for h in d if h]) for d in classic[2] + three[2])
 
     ranking = await store.level_ranking(2, players[3].id)
@@ -232,3 +238,22 @@ async def test_the_migration_counts_the_games_finished_before_it(store: Store) -
     async with writer(store._engine).begin() as connection:
         await connection.run_sync(down_and_up)
     assert await statistics_rows(store) == counted
+
+
+@pytest.mark.asyncio
+async def test_a_kept_figure_is_computed_again_when_old_or_outdated() -> None:
+    now = [0.0]
+    fresh: Fresh[int] = Fresh(60, clock=lambda: now[0])
+    computed: list[int] = []
+
+    async def compute() -> int:
+        computed.append(len(computed))
+        return computed[-1]
+
+    assert [await fresh.get(0, compute) for _ in range(3)] == [0, 0, 0]
+    now[0] = 59.9
+    assert await fresh.get(0, compute) == 0
+    now[0] = 60.0  # too old
+    assert await fresh.get(0, compute) == 1
+    assert await fresh.get(1, compute) == 2  # what it is computed from changed
+    assert await fresh.get(1, compute) == 2 and computed == [0, 1, 2]
