@@ -7,18 +7,24 @@ Screenshots go to test-artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+
+from tests.server.helpers import Client, ServerProcess
+from tests.server.test_replay import finished_game
 
 CHROMIUM = os.environ.get("ROMME_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -175,3 +181,64 @@ def shot(page: Any, name: str) -> Path:
     )
     page.screenshot(path=str(path))
     return path
+
+
+NICKNAME = "Replayer"
+PASSWORD = "secret-pass"
+
+
+class Played:
+    """A server where a registered player finished one game against the computer:
+    its replay, the player's info and the platform's card luck as the API gave them."""
+
+    def __init__(self, server: ServerProcess, table: int) -> None:
+        self.server = server
+        self.table = table
+        self.base = server.base + "/"
+        self.replay: dict[str, Any] = httpx.get(f"{server.base}/api/games/{table}/replay").json()
+        self.info: dict[str, Any] = httpx.get(f"{server.base}/api/players/{NICKNAME}").json()
+        self.cards: dict[str, Any] = httpx.get(f"{server.base}/api/stats/cards").json()
+
+
+def _play(server: ServerProcess) -> int:
+    async def play() -> int:
+        client = Client(server, NICKNAME)
+        answer = await client.http.post(
+            "/api/register", json={"nickname": NICKNAME, "password": PASSWORD}
+        )
+        assert answer.status_code == 200, answer.text
+        await client.connect()
+        try:
+            return await finished_game(client)
+        finally:
+            await client.close()
+
+    # Playwright's synchronous API owns this thread's event loop: play in another.
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(play())))
+    thread.start()
+    thread.join(180)
+    assert result, "the game was not played out"
+    return result[0]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """One finished game of :data:`NICKNAME` (the replay, history and statistics
+    pages' tests), on a server of the test module's own."""
+    workdir: Path = tmp_path_factory.mktemp("played")
+    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
+    server.start()
+    try:
+        yield Played(server, _play(server))
+    finally:
+        server.stop()
+
+
+def login(page: Any, base: str, hash_: str = "") -> None:
+    """Log :data:`NICKNAME` in on the entry page (at ``hash_``)."""
+    page.goto(base + hash_)
+    page.click("#entry-tab-login")
+    page.fill("#entry-nick", NICKNAME)
+    page.fill("#entry-pass", PASSWORD)
+    page.click("#entry-submit")

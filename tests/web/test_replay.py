@@ -6,76 +6,16 @@ opened there from a shared link."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.server.helpers import Client, ServerProcess
-from tests.server.test_replay import finished_game
-from tests.web.conftest import PHONE, shot
+from tests.web.conftest import NICKNAME, PHONE, Played, login, shot
 from tests.web.test_i18n import missing, switch
 
 DESKTOP = {"width": 1366, "height": 800}
-PASSWORD = "secret-pass"
-NICKNAME = "Replayer"
-
-
-class Played:
-    """A server with one finished game of a registered player against the computer."""
-
-    def __init__(self, server: ServerProcess, table: int) -> None:
-        self.server = server
-        self.table = table
-        self.base = server.base + "/"
-        self.replay: dict[str, Any] = httpx.get(f"{server.base}/api/games/{table}/replay").json()
-
-
-def _play(server: ServerProcess) -> int:
-    async def play() -> int:
-        client = Client(server, NICKNAME)
-        answer = await client.http.post(
-            "/api/register", json={"nickname": NICKNAME, "password": PASSWORD}
-        )
-        assert answer.status_code == 200, answer.text
-        await client.connect()
-        try:
-            return await finished_game(client)
-        finally:
-            await client.close()
-
-    # Playwright's synchronous API owns this thread's event loop: play in another.
-    result: list[int] = []
-    thread = threading.Thread(target=lambda: result.append(asyncio.run(play())))
-    thread.start()
-    thread.join(180)
-    assert result, "the game was not played out"
-    return result[0]
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    workdir: Path = tmp_path_factory.mktemp("replay")
-    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
-    server.start()
-    try:
-        yield Played(server, _play(server))
-    finally:
-        server.stop()
-
-
-def login(page: Any, base: str, hash_: str = "") -> None:
-    page.goto(base + hash_)
-    page.click("#entry-tab-login")
-    page.fill("#entry-nick", NICKNAME)
-    page.fill("#entry-pass", PASSWORD)
-    page.click("#entry-submit")
 
 
 def shown_index(page: Any) -> int:

@@ -6,40 +6,13 @@ figures of the API."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
-import pytest
-
-from tests.server.helpers import ServerProcess
-from tests.web.conftest import PHONE, shot
+from tests.web.conftest import NICKNAME, PHONE, Played, login, shot
 from tests.web.test_i18n import every_language
-from tests.web.test_replay import NICKNAME, _play, login, no_sideways_scroll
+from tests.web.test_replay import no_sideways_scroll
 
 DESKTOP = {"width": 1366, "height": 800}
-
-
-class Played:
-    """A server where a registered player finished one game against the computer."""
-
-    def __init__(self, server: ServerProcess, table: int) -> None:
-        self.base = server.base + "/"
-        self.table = table
-        self.info: dict[str, Any] = httpx.get(f"{server.base}/api/players/{NICKNAME}").json()
-        self.cards: dict[str, Any] = httpx.get(f"{server.base}/api/stats/cards").json()
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    workdir: Path = tmp_path_factory.mktemp("stats")
-    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
-    server.start()
-    try:
-        yield Played(server, _play(server))
-    finally:
-        server.stop()
 
 
 def cell(page: Any, selector: str) -> str:

@@ -5,8 +5,8 @@
 
 import { api } from './api.js';
 import { currentLanguage, t } from './i18n.js';
-import { clear, h, languagePicker, toast } from './ui.js';
-import { backButton } from './replay/page.js';
+import { PagedScreen } from './paged.js';
+import { h, toast } from './ui.js';
 
 /** @import { App } from './types.js' */
 
@@ -107,48 +107,31 @@ export function stakeField() {
   return { field, value };
 }
 
-/** The player's own chip history (#/chips), newest first, a page at a time. */
-export class ChipsScreen {
+/**
+ * The player's own chip history (#/chips), newest first, a page at a time.
+ * @extends {PagedScreen<Movement>}
+ */
+export class ChipsScreen extends PagedScreen {
   /**
    * @param {App} app
    * @param {HTMLElement} root
    */
   constructor(app, root) {
-    this.app = app;
-    this.root = root;
-    /** @type {Movement[]} */
-    this.movements = [];
-    /** @type {number | null} */
+    super(app, root);
+    /** The movement id the next page starts before (the server's `next`). @type {number | null} */
     this.next = null;
     this.chips = /** @type {number | null} */ (null);
-    this.loading = false;
-    this.error = /** @type {string | null} */ (null);
-    this.render();
-    this.load();
+    this.loadMore();
   }
 
-  destroy() { clear(this.root); }
-
-  /** @param {string} what */
-  update(what) { if (what === 'language') this.render(); }
-
-  async load() {
+  /** @override */
+  async fetchPage() {
     const me = this.app.me;
-    if (this.loading || !me) return;
-    this.loading = true;
-    this.render();
-    try {
-      const page = await api.ledger(me.nickname, this.movements.length ? this.next ?? undefined : undefined);
-      this.movements.push(...page.movements);
-      this.next = page.next;
-      this.chips = page.chips;
-      this.error = null;
-    } catch (err) {
-      this.error = this.app.errorText(/** @type {any} */ (err));
-    } finally {
-      this.loading = false;
-      this.render();
-    }
+    if (!me) return { items: [], more: false };
+    const page = await api.ledger(me.nickname, this.items.length ? this.next ?? undefined : undefined);
+    this.next = page.next;
+    this.chips = page.chips;
+    return { items: page.movements, more: page.next !== null };
   }
 
   /** @param {Movement} m */
@@ -162,21 +145,15 @@ export class ChipsScreen {
       h('td.num', chipsText(m.balance)));
   }
 
+  /** @override */
   render() {
-    const header = h('header.topbar',
-      backButton('chips-back', () => this.app.openLobby()),
-      h('h1.replay-title', t('chips.history')),
-      h('div.topbar-right', languagePicker()));
-    const body = [];
-    if (this.chips !== null) body.push(h('p', { id: 'chips-now' }, t('chips.balance', { n: chipsText(this.chips) })));
-    if (this.movements.length) {
-      body.push(h('div.chip-table-wrap', h('table.chip-table', { id: 'chip-history' },
+    const content = [];
+    if (this.chips !== null) content.push(h('p', { id: 'chips-now' }, t('chips.balance', { n: chipsText(this.chips) })));
+    if (this.items.length) {
+      content.push(h('div.chip-table-wrap', h('table.chip-table', { id: 'chip-history' },
         h('thead', h('tr', ['when', 'reason', 'game', 'amount', 'after'].map((c) => h('th', t(`chips.col_${c}`))))),
-        h('tbody', this.movements.map((m) => this.row(m))))));
+        h('tbody', this.items.map((m) => this.row(m))))));
     }
-    if (this.error) body.push(h('p.form-error', { role: 'alert' }, this.error));
-    if (this.loading) body.push(h('p.muted', t('common.loading')));
-    else if (this.next !== null) body.push(h('button', { id: 'chips-more', onclick: () => this.load() }, t('chips.more')));
-    this.root.replaceChildren(h('div.replay', header, h('section.panel.history', { 'aria-busy': String(this.loading) }, body)));
+    this.renderPage({ back: 'chips-back', title: t('chips.history'), content, moreId: 'chips-more', moreText: t('chips.more') });
   }
 }

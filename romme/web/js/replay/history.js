@@ -5,8 +5,8 @@
 
 import { api } from '../api.js';
 import { currentLanguage, t } from '../i18n.js';
-import { clear, h, languagePicker } from '../ui.js';
-import { backButton } from './page.js';
+import { PagedScreen } from '../paged.js';
+import { h } from '../ui.js';
 
 /** @import { App } from '../types.js' */
 /** @import { HistoryGame } from './types.js' */
@@ -14,51 +14,25 @@ import { backButton } from './page.js';
 /** How many games one page asks for. */
 const PAGE = 20;
 
-export class HistoryScreen {
+/** @extends {PagedScreen<HistoryGame>} */
+export class HistoryScreen extends PagedScreen {
   /**
    * @param {App} app
    * @param {HTMLElement} root
    * @param {string} nickname
    */
   constructor(app, root, nickname) {
-    this.app = app;
-    this.root = root;
+    super(app, root);
     this.nickname = nickname;
-    /** @type {HistoryGame[]} */
-    this.games = [];
-    this.more = false;
-    this.loading = false;
-    /** @type {string | null} */
-    this.error = null;
-    this.render();
     this.loadMore();
   }
 
-  destroy() { clear(this.root); }
-
-  /** @param {string} what */
-  update(what) {
-    if (what === 'language') this.render();
-  }
-
-  /** The next page: the games after the last one shown. */
-  async loadMore() {
-    if (this.loading) return;
-    this.loading = true;
-    this.render();
-    try {
-      const before = this.games.length ? this.games[this.games.length - 1].game : undefined;
-      const page = await api.history(this.nickname, before, PAGE);
-      this.nickname = page.nickname;
-      this.games.push(...page.games);
-      this.more = page.more;
-      this.error = null;
-    } catch (err) {
-      this.error = this.app.errorText(/** @type {any} */ (err));
-    } finally {
-      this.loading = false;
-      this.render();
-    }
+  /** The games after the last one shown. @override */
+  async fetchPage() {
+    const last = this.items.at(-1);
+    const page = await api.history(this.nickname, last?.game, PAGE);
+    this.nickname = page.nickname;
+    return { items: page.games, more: page.more };
   }
 
   /**
@@ -81,17 +55,12 @@ export class HistoryScreen {
         h('span.history-open', t('replay.open'))));
   }
 
+  /** @override */
   render() {
-    const header = h('header.topbar',
-      backButton('history-back', () => this.app.openLobby()),
-      h('h1.replay-title', t('replay.history_title', { name: this.nickname })),
-      h('div.topbar-right', languagePicker()));
-    const body = [];
-    if (this.games.length) body.push(h('ul.history-list', { id: 'history-list' }, this.games.map((g) => this.entry(g))));
-    else if (!this.loading && !this.error) body.push(h('p.muted', { id: 'history-empty' }, t('info.no_games')));
-    if (this.error) body.push(h('p.form-error', { role: 'alert' }, this.error));
-    if (this.loading) body.push(h('p.muted', t('common.loading')));
-    else if (this.more) body.push(h('button', { id: 'history-more', onclick: () => this.loadMore() }, t('replay.older')));
-    this.root.replaceChildren(h('div.replay', header, h('section.panel.history', { 'aria-busy': String(this.loading) }, body)));
+    const content = [];
+    if (this.items.length) content.push(h('ul.history-list', { id: 'history-list' }, this.items.map((g) => this.entry(g))));
+    else if (!this.loading && !this.error) content.push(h('p.muted', { id: 'history-empty' }, t('info.no_games')));
+    this.renderPage({ back: 'history-back', title: t('replay.history_title', { name: this.nickname }), content,
+      moreId: 'history-more', moreText: t('replay.older') });
   }
 }
