@@ -229,9 +229,11 @@ def new_game(
     turn: int = 120,
     limit: str | None = None,
     knock: bool = False,
+    started: bool = True,
 ) -> None:
     """Start a game against computer opponents from the lobby's "New game" dialog
-    (``limit``: "1", "50", "100" or a number for "Other")."""
+    (``limit``: "1", "50", "100" or a number for "Other"; ``level`` "human": seats
+    for people, and the table waits for them: ``started=False``)."""
     page.click("#new-game")
     page.select_option("#ng-opponents", str(opponents))
     for i in range(1, opponents + 1):
@@ -245,7 +247,7 @@ def new_game(
         page.check("#ng-knock")
     page.select_option("#ng-turn", str(turn))
     page.click("#ng-create")
-    page.wait_for_selector("#hand .hand-card")
+    page.wait_for_selector("#hand .hand-card" if started else "#start-game")
 
 
 def draw_and_discard(page: Any, choose: Any = None) -> None:

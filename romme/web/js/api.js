@@ -62,7 +62,7 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  /** @returns {Promise<{player: Player}>} */
+  /** @returns {Promise<{player: Player, chips: number, xp: number, level: import('./levels.js').Level}>} */
   me: () => call('GET', 'api/me'),
   /** @param {string} nickname @returns {Promise<{player: Player}>} */
   guest: (nickname) => call('POST', 'api/guest', { nickname }),

@@ -1,5 +1,7 @@
 // @ts-check
-// The lobby: live table list, "New game", invitations, players online, chat.
+// The lobby: "Play now", the live table list with its filters, the running games
+// to watch, "New game", the player at a glance, the best players, invitations,
+// players online, chat.
 
 import { t, translateDom } from './i18n.js';
 import { moderationLink } from './moderation.js';
@@ -9,6 +11,10 @@ import { helpButton } from './help.js';
 import { levelBadge } from './levels.js';
 import { chipBalance, potText, stakeField } from './chips.js';
 import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, showPlayerInfo } from './widgets.js';
+import { filterBar, passes, savedFilters } from './lobby/filters.js';
+import { glancePanel, topPlayersPanel } from './lobby/glance.js';
+import { renderLive } from './lobby/live.js';
+import { playNow } from './lobby/playnow.js';
 
 /** The rankings link's icon on narrow screens (a trophy). */
 const TROPHY = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="M7 3h10v2h3v4a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 8.4 13H8a4 4 0 0 1-4-4V5h3V3zM6 7v2a2 2 0 0 0 1.2 1.8A5 5 0 0 1 7 9.5V7H6zm11 0v2.5c0 .4 0 .9-.2 1.3A2 2 0 0 0 18 9V7h-1z"/></svg>';
@@ -32,6 +38,8 @@ export class LobbyScreen {
     this.invitesEl = h('div.invitations', { id: 'invitations' });
     this.chatLog = h('ol.chat-log', { id: 'lobby-chat-log', 'aria-live': 'polite' });
     this.meEl = h('span.me');
+    this.liveEl = h('div.live', { id: 'live-games' });
+    this.filters = savedFilters();
     this.build();
   }
 
@@ -48,15 +56,22 @@ export class LobbyScreen {
         h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
-    const newGame = h('button.primary.big', { id: 'new-game', onclick: () => app.welcomed.then(() => this.newGameDialog()), 'data-i18n': 'lobby.new_game' });
+    const newGame = h('button.big', { id: 'new-game', onclick: () => app.welcomed.then(() => this.newGameDialog()), 'data-i18n': 'lobby.new_game' });
+    const play = h('button.primary.big', { id: 'play-now', onclick: () => playNow(app, this.filters).catch((err) => app.showError(err)), 'data-i18n': 'lobby.play_now' });
+    const filters = filterBar(this.filters, (chosen) => { this.filters = chosen; this.renderTables(); });
     this.root.replaceChildren(h('div.lobby',
       header,
       h('div.lobby-grid',
         h('section.panel.tables-panel', { 'aria-labelledby': 'tables-h' },
-          h('div.panel-head', h('h2', { id: 'tables-h', 'data-i18n': 'lobby.tables' }), newGame),
+          h('div.panel-head', h('h2', { id: 'tables-h', 'data-i18n': 'lobby.tables' }), h('div.panel-head-buttons', play, newGame)),
+          filters,
           this.tablesEl,
           h('p.my-games-row', h('button.link', { id: 'my-games', type: 'button', 'data-i18n': 'replay.my_games',
             onclick: () => { if (app.me) location.hash = `#/history/${encodeURIComponent(app.me.nickname)}`; } }))),
+        h('section.panel.live-panel', { 'aria-labelledby': 'live-h' },
+          h('h2', { id: 'live-h', 'data-i18n': 'lobby.live' }), this.liveEl),
+        glancePanel(app),
+        topPlayersPanel(app),
         h('section.panel.invites-panel', { 'aria-labelledby': 'inv-h' },
           h('h2', { id: 'inv-h', 'data-i18n': 'lobby.invitations' }), this.invitesEl),
         friendsPanel(),
@@ -96,13 +111,21 @@ export class LobbyScreen {
     const app = this.app;
     const tables = [...app.lobby.tables].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1) || b.id - a.id);
     const mine = new Set(this.myTables().map((x) => x.id));
+    /** @param {import('./types.js').TableSummary} table */
+    const seatedAt = (table) => mine.has(table.id) || table.seats.some((s) => s.nickname === app.me?.nickname);
+    const friends = new Set(app.friends.friends.map((f) => f.nickname));
+    // A running game the player does not sit at is one to watch: the list below.
+    const running = tables.filter((x) => x.status === 'playing' && !seatedAt(x));
+    renderLive(app, this.liveEl, running.filter((x) => passes(x, { ...this.filters, free: false }, friends)));
+    const listed = tables.filter((x) => !running.includes(x));
+    const shown = listed.filter((x) => seatedAt(x) || passes(x, this.filters, friends));
     clear(this.tablesEl);
-    if (!tables.length) {
-      this.tablesEl.append(h('p.empty', t('lobby.no_tables')));
+    if (!shown.length) {
+      this.tablesEl.append(h('p.empty', { id: 'tables-empty' }, t(listed.length ? 'lobby.no_match' : 'lobby.no_tables')));
       return;
     }
-    for (const table of tables) {
-      const seated = mine.has(table.id) || table.seats.some((s) => s.nickname === app.me?.nickname);
+    for (const table of shown) {
+      const seated = seatedAt(table);
       const invited = app.lobby.invitations.some((i) => i.table === table.id && i.to === app.me?.nickname && i.status === 'open');
       const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
       const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
@@ -117,13 +140,6 @@ export class LobbyScreen {
             .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(table.id); })
             .catch((err) => app.showError(err)),
         }, t('lobby.join')));
-      }
-      if (!seated && table.status === 'playing') {
-        actions.push(h('button', {
-          onclick: () => app.request({ type: 'watch_table', table: table.id })
-            .then((res) => { if (res.table) app.tables.set(res.table.id, res.table); app.openTable(table.id); })
-            .catch((err) => app.showError(err)),
-        }, t('lobby.watch')));
       }
       this.tablesEl.append(h('article.table-card', { dataset: { table: table.id } },
         h('div.table-card-head',
