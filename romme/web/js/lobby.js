@@ -90,6 +90,7 @@ export class LobbyScreen {
     if (what === 'all' || what === 'chat') this.renderChat();
     if (what === 'all' || what === 'invitations' || what === 'tables') this.renderInvitations();
     if (what === 'all' || what === 'friends') renderFriends(this.app, this.root, (name) => this.showInfo(name));
+    if (what === 'friends' && this.filters.friends) this.renderTables(); // who counts as a friend changed
     if (!performance.getEntriesByName('romme-lobby').length) performance.mark('romme-lobby');
   }
 
