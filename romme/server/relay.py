@@ -69,6 +69,10 @@ NODE_GONE = 10.0
 """Seconds without a heartbeat after which a node's connections are forgotten."""
 
 
+_WHOLE_LOBBY = '{"type":"lobby",'
+"""How a whole ``lobby`` another node sends to a client here begins."""
+
+
 def inbox(node: str) -> str:
     return f"romme:to:{node}"
 
@@ -287,7 +291,12 @@ class Relay:
         kind, *args = head.split(" ")
         if kind == "send":
             conn = self._local.get(int(args[0]))
-            if conn is not None:
+            if conn is None:
+                pass
+            elif body.startswith(_WHOLE_LOBBY):
+                # The lobby comes from the client's own node (the base of its deltas).
+                self.hub.spawn(self.hub.lobby.send_to(conn))
+            else:
                 conn.send(body)
         elif kind == "close":
             conn = self._local.get(int(args[0]))
