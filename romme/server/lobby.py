@@ -44,6 +44,9 @@ class OtherNodes:
 
     tables: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     """Their open waiting and running tables, as the lobby lists them."""
+    private: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    """Their other waiting tables (``table``), each for the players seated or
+    invited there (``for``: their ids)."""
     players: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     playing: int = 0
 
@@ -165,7 +168,18 @@ class Lobby:
                 ids.add(table.id)
                 shown.append(table)
         others = [t for t in self.others.tables if t["id"] not in ids]
+        others += [t for t in self._elsewhere(player_id) if t["id"] not in ids]
         return [t.summary() for t in shown] + others
+
+    def hosted_elsewhere(self, nickname: str) -> int:
+        """The waiting tables a player hosts on the other nodes of a cluster."""
+        tables = [*self.others.tables, *(e["table"] for e in self.others.private)]
+        return sum(1 for t in tables if t["host"] == nickname and t["status"] == WAITING)
+
+    def _elsewhere(self, player_id: int) -> list[dict[str, Any]]:
+        """The waiting tables of other nodes that a player sits at or is invited
+        to, but that not everyone sees."""
+        return [e["table"] for e in self.others.private if player_id in e["for"]]
 
     def running_tables(self) -> list[dict[str, Any]]:
         """Open running tables (for spectators: ``GET /api/tables``)."""
@@ -267,9 +281,11 @@ class Lobby:
         for conn in list(registry.connections):
             if not registry.in_lobby(conn):
                 continue
-            mine = [t for t in self._own_tables(conn.player_id, private) if t.status == WAITING]
+            own = self._own_tables(conn.player_id, private)
+            mine = [t.summary() for t in own if t.status == WAITING]
+            mine += self._elsewhere(conn.player_id) if self.others.private else []
             if conn.lobby_feed is not None:
-                self.feed.send(conn, [t.summary() for t in mine])
+                self.feed.send(conn, mine)
             elif not mine:
                 if public_text is None:
                     public_text = messages.dumps(
@@ -277,7 +293,7 @@ class Lobby:
                     )
                 conn.send_lobby(public_text)
             else:
-                tables = public + [t.summary() for t in mine]
+                tables = public + mine
                 conn.send_lobby(
                     messages.dumps(messages.lobby_update(tables, playing, online, players))
                 )
