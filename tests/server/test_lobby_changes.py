@@ -16,6 +16,8 @@ from romme.server.registry import Registry
 from romme.server.timers import ManualClock
 from romme.store.records import PlayerRecord
 
+from .test_lobby_deltas import Lists
+
 
 def _table(table_id: int, free: int = 1, status: str = "waiting") -> dict[str, Any]:
     return {"id": table_id, "host": f"h{table_id}", "status": status, "free_seats": free}
@@ -42,27 +44,6 @@ def _connection() -> Connection:
     return conn
 
 
-def _apply(lists: LobbyView, text: str, version: int) -> int:
-    message = json.loads(text)
-    assert message["type"] in ("lobby_delta", "lobby_update")
-    assert message["version"] == version + 1
-    if message["type"] == "lobby_update":
-        lists.tables = {t["id"]: t for t in message["tables"]}
-        lists.players = {p["nickname"]: p for p in message["players"]}
-    else:
-        for table in message["tables"]:
-            lists.tables[table["id"]] = table
-        for gone in message["removed"]:
-            del lists.tables[gone]
-        for player in message["players"]:
-            lists.players[player["nickname"]] = player
-        for gone in message["left"]:
-            del lists.players[gone]
-        assert message["tables"] or message["removed"] or message["players"] or message["left"]
-    lists.playing, lists.online = message["playing"], message["online"]
-    return int(message["version"])
-
-
 def test_deltas_add_up_to_the_whole_lists() -> None:
     feed = LobbyFeed()
     conn = _connection()
@@ -74,24 +55,21 @@ def test_deltas_add_up_to_the_whole_lists() -> None:
         ([_table(1, 0, "playing"), _table(9, 0)], [_player("Anna")], []),  # 9 became public
         ([_table(3)], [_player("Anna"), _player("Cleo")], [_table(9, 0)]),  # ... and own again
     ]
-    seen = LobbyView({}, {})
-    whole = feed.whole(conn, {"tables": [], "players": [], "playing": 0, "online": 0})
-    version = int(whole["version"])
+    seen = Lists()
+    seen.whole(feed.whole(conn, {"tables": [], "players": [], "playing": 0, "online": 0}))
     for public, players, own in rounds:
         feed.advance(LobbyView.of(public, players, 0, len(players)))
         feed.send(conn, own)
-        queued = []
         while not conn.queue.empty():
-            queued.append(conn.queue.get_nowait())
-        for text in queued:
+            text = conn.queue.get_nowait()
             assert text is not None
-            version = _apply(seen, text, version)
+            assert seen.apply(json.loads(text))
         expected = LobbyView.of(public, players, 0, len(players)).with_tables(
             {t["id"]: t for t in own}
         )
         assert (seen.tables, seen.players) == (expected.tables, expected.players)
     # The unchanged round sent nothing: five rounds with changes, five deltas.
-    assert version == int(whole["version"]) + 5
+    assert seen.deltas == 5
 
 
 def test_a_node_lobby_is_rebuilt_after_a_lost_delta() -> None:
