@@ -91,8 +91,15 @@ async def host_tables(
 async def fresh_guest(server: Server, name: str) -> str:
     """A new guest's session cookie (a client of its own: a session cookie sent along
     would end the session of the guest before)."""
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as http:
-        return await guest(http, name)
+    for attempt in range(3):
+        base = f"http://127.0.0.1:{server.port}"
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            try:
+                return await guest(http, f"{name}{'x' * attempt}")
+            except httpx.HTTPStatusError as exc:  # a retried request took the name
+                if exc.response.status_code != 409:
+                    raise
+    raise RuntimeError(f"no guest named like {name}")
 
 
 def server_url(server: Server) -> str:

@@ -6,11 +6,12 @@ Each node sends the other nodes the changes of what its lobby shows, not the
 whole lists: every :data:`SHARE_SECONDS`, when its lists changed, it publishes a
 ``lobby`` delta on ``romme:all`` (the tables, private tables and players that
 came or changed, the keys of those that went, its running-game count, and a
-version) and, in the same transaction, keeps its whole lists in Redis
-(``romme:lobby:<node>``, with a time to live that it renews while nothing
-changes). Another node applies a delta of the version after the one it has; one
-it cannot apply (it missed one, or it does not know the node yet) makes it read
-that node's whole lists. A node whose key expired (it died) leaves the lobby.
+version) and, in the same transaction, writes the same changes to its lists in
+Redis (the hash ``romme:lobby:<node>``, one field per item, with a time to live
+that it renews while nothing changes). Another node applies a delta of the
+version after the one it has; one it cannot apply (it missed one, or it does not
+know the node yet) makes it read that node's whole hash. A node whose key
+expired (it died) leaves the lobby.
 The other nodes' lists are :class:`~romme.server.lobby.OtherNodes`; when they
 change, the lobby sends its update (and its own deltas to its clients).
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -69,9 +71,36 @@ class NodeLobby:
         lists = {name: {key(i): i for i in data[name]} for name, key in LISTS.items()}
         return cls(int(data["version"]), lists, int(data["playing"]))
 
-    def to_json(self) -> dict[str, Any]:
-        lists = {name: list(items.values()) for name, items in self.lists.items()}
-        return {"version": self.version, **lists, "playing": self.playing}
+    @classmethod
+    def from_hash(cls, fields: dict[Any, Any]) -> NodeLobby:
+        """A node's lobby as its Redis hash holds it (see :meth:`write`)."""
+        lobby = cls()
+        for field, value in fields.items():
+            name, _, _ = _text(field).partition(":")
+            item = json.loads(value)
+            if name in LISTS:
+                lobby.lists[name][LISTS[name](item)] = item
+            elif name == "version":
+                lobby.version = int(item)
+            elif name == "playing":
+                lobby.playing = int(item)
+        return lobby
+
+    def write(self, pipe: Any, key: str, delta: dict[str, Any]) -> None:
+        """Queue a delta's writes to the node's Redis hash: one field per item
+        (``tables:12``, ``players:Anna``, ...), set or deleted, and the version
+        and count."""
+        changed = {
+            f"{name}:{LISTS[name](item)}": json.dumps(item)
+            for name, items in delta["changed"].items()
+            for item in items
+        }
+        changed |= {"version": str(self.version), "playing": str(self.playing)}
+        removed = [f"{name}:{k}" for name, keys in delta["removed"].items() for k in keys]
+        pipe.hset(key, mapping=changed)
+        if removed:
+            pipe.hdel(key, *removed)
+        pipe.expire(key, TTL)
 
     def delta_to(self, new: NodeLobby) -> dict[str, Any] | None:
         """What changed from this to ``new`` (``None``: nothing)."""
@@ -104,7 +133,12 @@ class LobbyShare:
         self.redis = redis
         self.node = node
         self.lobby = lobby
-        self._own = NodeLobby()
+        self._own = NodeLobby(int(time.time() * 1000))
+        """What the other nodes were last told. Its version starts at the clock's
+        milliseconds, so that a node restarted under the same name continues
+        above its former versions (it changes its lobby at most once a second)."""
+        self._written = False
+        """Whether this node wrote its hash since it started (a former run's goes)."""
         self._others: dict[str, NodeLobby] = {}
         self._stale: set[str] = set()
         """Nodes whose delta could not be applied: their whole lists are read."""
@@ -118,6 +152,14 @@ class LobbyShare:
                 log.debug("lobby_share_failed", extra={"error": repr(exc)})
                 self._others.clear()
                 self._update()
+                self._rewrite()
+
+    def _rewrite(self) -> None:
+        """Write the whole hash anew at the next round, two versions on: a write
+        that may or may not have happened leaves nobody a wrong copy (the others
+        see a missing version and read the hash)."""
+        self._own = NodeLobby(self._own.version + 1)
+        self._written = False
 
     def own_lists(self) -> NodeLobby:
         """What this node's lobby shows the players of other nodes."""
@@ -148,18 +190,21 @@ class LobbyShare:
 
     async def _share(self) -> None:
         own = self.own_lists()
-        delta = self._own.delta_to(own)
         key = KEY + self.node
-        if delta is None:
-            if not await self.redis.expire(key, TTL):  # Redis lost it (a restart)
-                await self.redis.set(key, json.dumps(own.to_json()), ex=TTL)
-        else:
-            own.version += 1
+        delta = self._own.delta_to(own)
+        if delta is None and not await self.redis.expire(key, TTL):
+            self._rewrite()  # Redis lost the hash (a restart)
+            delta = self._own.delta_to(own)
+        if delta is not None:
+            own.version = self._own.version + 1
             message = {"lobby": self.node, "version": own.version, **delta}
             async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.set(key, json.dumps(own.to_json()), ex=TTL)
+                if not self._written:
+                    pipe.delete(key)
+                own.write(pipe, key, delta)
                 pipe.publish("romme:all", json.dumps(message))
                 await pipe.execute()
+            self._written = True
         self._own = own
         live = {
             _text(k).removeprefix(KEY)
@@ -171,13 +216,16 @@ class LobbyShare:
             del self._others[node]
             changed = True
         wanted = sorted((live - set(self._others)) | (self._stale & live))
-        for node, value in zip(
-            wanted, await self.redis.mget([KEY + n for n in wanted]) if wanted else [], strict=True
-        ):
-            if value is not None:
-                self._others[node] = NodeLobby.from_json(json.loads(value))
-                self._stale.discard(node)
-                changed = True
+        if wanted:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for node in wanted:
+                    pipe.hgetall(KEY + node)
+                hashes = await pipe.execute()
+            for node, fields in zip(wanted, hashes, strict=True):
+                if fields:
+                    self._others[node] = NodeLobby.from_hash(fields)
+                    self._stale.discard(node)
+                    changed = True
         if changed:
             self._update()
 
