@@ -12,8 +12,11 @@ measured, a host changes one table ``--changes`` times a second (a computer
 opponent sits down in a free seat or stands up), as players joining and leaving
 do. The same connections measure both modes, one after the other, switched with
 ``lobby_subscribe`` (the whole lists that answers it are not counted). For each
-mode it counts the bytes and messages all idle clients receive per second and
-the server's CPU use, as the median and spread (min..max) over the repeats.
+mode it counts the bytes and messages all idle clients receive per second (what
+the server sent while measured: a ping after the measurement, answered after
+everything before it, makes sure a load generator that reads behind counts it
+all) and the server's CPU use, as the median and spread (min..max) over the
+repeats.
 
 Only loopback addresses are used; every loop is bounded in time.
 """
@@ -28,7 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,15 +46,33 @@ class Counts:
     bytes: int = 0
     messages: int = 0
     measuring: bool = False
+    pongs: int = 0
+    clients: int = 0
+    caught_up: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 async def idle_reader(ws: ClientConnection, counts: Counts) -> None:
     """A client in the lobby that reads what it gets and does nothing."""
     with contextlib.suppress(Exception):
         async for text in ws:
-            if counts.measuring:
+            if str(text).startswith('{"type":"pong"'):
+                counts.pongs += 1
+                if counts.pongs == counts.clients:
+                    counts.caught_up.set()
+            elif counts.measuring:
                 counts.bytes += len(text.encode() if isinstance(text, str) else text)
                 counts.messages += 1
+
+
+async def catch_up(clients: list[ClientConnection], counts: Counts) -> None:
+    """Wait until every client has read all the server sent it so far (the load
+    generator may read behind: each answers a ping after what came before it)."""
+    counts.pongs, counts.clients = 0, len(clients)
+    counts.caught_up.clear()
+    ping = json.dumps({"type": "ping"})
+    for start in range(0, len(clients), 50):
+        await asyncio.gather(*(ws.send(ping) for ws in clients[start : start + 50]))
+    await asyncio.wait_for(counts.caught_up.wait(), 600)
 
 
 async def idle_clients(
@@ -62,7 +83,12 @@ async def idle_clients(
     for start in range(0, len(cookies), 50):
         clients += await asyncio.gather(
             *(
-                connect(server_url(server), additional_headers={"Cookie": c}, max_size=2**22)
+                connect(
+                    server_url(server),
+                    additional_headers={"Cookie": c},
+                    max_size=2**22,
+                    ping_interval=None,
+                )
                 for c in cookies[start : start + 50]
             )
         )
@@ -75,7 +101,12 @@ async def host_tables(
 ) -> tuple[ClientConnection, list[int]]:
     """One host with ``tables`` waiting tables (the server allows it any number)."""
     cookie = await fresh_guest(server, "benchhost")
-    ws = await connect(server_url(server), additional_headers={"Cookie": cookie}, max_size=2**22)
+    ws = await connect(
+        server_url(server),
+        additional_headers={"Cookie": cookie},
+        max_size=2**22,
+        ping_interval=None,
+    )
     ids = []
     for n in range(tables):
         settings = {"seats": 3, "bots": {"2": "casual"}}
@@ -129,7 +160,7 @@ async def measure(
     subscribe = json.dumps({"type": "lobby_subscribe", "deltas": deltas})
     for start in range(0, len(clients), 50):
         await asyncio.gather(*(ws.send(subscribe) for ws in clients[start : start + 50]))
-    await asyncio.sleep(3)  # the replies (whole lists) are not measured
+    await catch_up(clients, counts)  # the replies (whole lists) are not measured
     counts.bytes = counts.messages = 0
     counts.measuring = True
     cpu = server.cpu_seconds()
@@ -142,8 +173,10 @@ async def measure(
         await host.send(json.dumps({"type": "set_seat", "table": table, "seat": 1, "bot": bot}))
         await asyncio.sleep(1 / changes)
     elapsed = time.monotonic() - started
+    await asyncio.sleep(1.5)  # the update of the last changes goes out
+    cpu = (server.cpu_seconds() - cpu) / (elapsed + 1.5)
+    await catch_up(clients, counts)  # counted however late the clients read it
     counts.measuring = False
-    cpu = (server.cpu_seconds() - cpu) / elapsed
     return counts.bytes / elapsed, counts.messages / elapsed, cpu
 
 

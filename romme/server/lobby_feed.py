@@ -20,14 +20,11 @@ lists again.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from romme.server import messages
 
-if TYPE_CHECKING:
-    from romme.server.connection import Connection
-
-__all__ = ["LobbyFeed", "LobbyView", "Subscription", "changes"]
+__all__ = ["LobbyFeed", "LobbyView", "Subscriber", "Subscription", "changes"]
 
 
 @dataclasses.dataclass(slots=True)
@@ -86,6 +83,15 @@ class Subscription:
     """Exactly what the last whole lobby sent to it listed (between rounds)."""
 
 
+class Subscriber(Protocol):
+    """What the feed needs of a connection (:class:`~romme.server.connection.Connection`)."""
+
+    lobby_feed: Subscription | None
+    lobby_sent: str | None
+
+    def send(self, text: str) -> None: ...
+
+
 class LobbyFeed:
     """The public lists of the latest update round and the delta that led to them."""
 
@@ -105,7 +111,7 @@ class LobbyFeed:
         self.round += 1
 
     @staticmethod
-    def whole(conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+    def whole(conn: Subscriber, data: dict[str, Any]) -> dict[str, Any]:
         """A whole lobby (``lobby`` or ``lobby_update``) about to go to ``conn``:
         with its version if the connection takes deltas (the base of the next)."""
         sub = conn.lobby_feed
@@ -118,7 +124,7 @@ class LobbyFeed:
         sub.sent = LobbyView.of(data["tables"], data["players"], data["playing"], data["online"])
         return {**data, "version": sub.version}
 
-    def send(self, conn: Connection, own: list[dict[str, Any]]) -> None:
+    def send(self, conn: Subscriber, own: list[dict[str, Any]]) -> None:
         """Bring a subscribed connection up to this round (nothing if nothing
         changed for it); ``own``: its tables beyond the public lists."""
         sub = conn.lobby_feed
