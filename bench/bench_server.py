@@ -86,8 +86,10 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str | None, workdir: Path) -> None:
+    def __init__(self, db: str | None, workdir: Path, extra: list[str] | None = None) -> None:
         self.port = free_port()
+        self.extra = extra or []
+        """More options of ``romme serve``."""
         self.workdir = workdir
         self.db = db or f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -114,6 +116,7 @@ class Server:
                 "0",
                 "--accounts-per-hour",
                 "0",
+                *self.extra,
             ],
             cwd=self.workdir,
             env=env,

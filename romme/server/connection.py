@@ -21,6 +21,7 @@ from romme.store import StoreError
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
+    from romme.server.lobby_feed import Subscription
     from romme.store import PlayerRecord
 
 __all__ = ["Connection", "ConnectionRefused"]
@@ -70,6 +71,10 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.lobby_slot: str | None = None
         """The newest lobby update not yet sent (a slow client gets only the latest)."""
+        self.lobby_sent: str | None = None
+        """The last lobby update queued (the same lists again are not sent)."""
+        self.lobby_feed: Subscription | None = None
+        """Set when the client takes lobby deltas (``lobby_subscribe``)."""
         self.closed = False
         self.close_code = 1000
         self.refused: list[float] = []
@@ -100,6 +105,9 @@ class Connection:
         """Queue a lobby update; one that is still waiting is replaced, not repeated."""
         if self.closed:
             return
+        if text == self.lobby_sent:
+            return
+        self.lobby_sent = text
         waiting = self.lobby_slot is not None
         self.lobby_slot = text
         if not waiting:

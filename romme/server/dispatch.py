@@ -32,6 +32,7 @@ from romme.server.protocol import (
     JoinTable,
     LeaveTable,
     LobbyChat,
+    LobbySubscribe,
     NextRoundMsg,
     Ping,
     PlayerInfoMsg,
@@ -83,6 +84,12 @@ def _ok(conn: Connection, msg_id: Any) -> None:
 
 async def _ping(hub: Hub, conn: Connection, message: Ping, msg_id: Any) -> None:
     conn.reply(messages.pong(hub.clock.now_ms()), msg_id)
+
+
+async def _lobby_subscribe(
+    hub: Hub, conn: Connection, message: LobbySubscribe, msg_id: Any
+) -> None:
+    hub.lobby.subscribe(conn, message.deltas, msg_id)
 
 
 async def _screened(hub: Hub, conn: Connection, text: str, msg_id: Any) -> str | None:
@@ -172,6 +179,7 @@ async def _rematch(hub: Hub, conn: Connection, message: Rematch, msg_id: Any) ->
 HANDLERS: dict[type[Any], Handler] = {
     Ping: _ping,
     LobbyChat: _lobby_chat,
+    LobbySubscribe: _lobby_subscribe,
     CreateTable: _create_table,
     PlayerInfoMsg: _player_info,
     Invite: _invite,

@@ -283,7 +283,7 @@ class Hub:
         limit = self.options.max_waiting_tables
         hosted = sum(
             1 for t in self.tables.values() if t.host_id == conn.player_id and t.status == WAITING
-        )
+        ) + self.lobby.hosted_elsewhere(conn.nickname)
         if limit and hosted >= limit:
             raise ProtocolError(
                 "too_many_tables",

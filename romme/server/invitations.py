@@ -121,12 +121,13 @@ class Invitations:
         sender = await self.store.find_player(str(invitation["from"]))
         if sender is not None:
             self._send(sender.id, data)
-        # The answering connection may be one of another node (romme.server.relay).
-        for other in {*self.registry.by_player.get(conn.player_id, ()), conn}:
-            if other is conn and not message.accept:
-                other.reply(data, msg_id)
-            else:
-                other.send_json(data)
+        # The answering connection may be one of another node (romme.server.relay);
+        # the player's other connections, on any node, are told too.
+        self.registry.send_to_player(conn.player_id, messages.dumps(data), skip=conn)
+        if message.accept:
+            conn.send_json(data)
+        else:
+            conn.reply(data, msg_id)
         if message.accept:
             if table is None or table.status == CLOSED:
                 raise ProtocolError("no_such_table", "the table is gone")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from romme.server import messages
 from romme.server.config import ServerOptions
 from romme.server.connection import Connection
+from romme.server.lobby_feed import LobbyFeed, LobbyView, Subscription
 from romme.server.registry import Registry
 from romme.server.table import PLAYING, WAITING, TableActor
 from romme.server.timers import Clock
@@ -43,6 +44,9 @@ class OtherNodes:
 
     tables: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     """Their open waiting and running tables, as the lobby lists them."""
+    private: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    """Their other waiting tables (``table``), each for the players seated or
+    invited there (``for``: their ids)."""
     players: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     playing: int = 0
 
@@ -63,6 +67,7 @@ class Lobby:
         self._task: asyncio.Task[None] | None = None
         self._players_cache: list[dict[str, Any]] | None = None
         self.others = OtherNodes()
+        self.feed = LobbyFeed()
         self._online = 0
         self.on_said: Callable[[dict[str, Any]], None] | None = None
         """Tells the other nodes of a cluster a lobby chat line said here."""
@@ -163,7 +168,18 @@ class Lobby:
                 ids.add(table.id)
                 shown.append(table)
         others = [t for t in self.others.tables if t["id"] not in ids]
+        others += [t for t in self._elsewhere(player_id) if t["id"] not in ids]
         return [t.summary() for t in shown] + others
+
+    def hosted_elsewhere(self, nickname: str) -> int:
+        """The waiting tables a player hosts on the other nodes of a cluster."""
+        tables = [*self.others.tables, *(e["table"] for e in self.others.private)]
+        return sum(1 for t in tables if t["host"] == nickname and t["status"] == WAITING)
+
+    def _elsewhere(self, player_id: int) -> list[dict[str, Any]]:
+        """The waiting tables of other nodes that a player sits at or is invited
+        to, but that not everyone sees."""
+        return [e["table"] for e in self.others.private if player_id in e["for"]]
 
     def running_tables(self) -> list[dict[str, Any]]:
         """Open running tables (for spectators: ``GET /api/tables``)."""
@@ -183,7 +199,7 @@ class Lobby:
     async def message(self, conn: Connection) -> dict[str, Any]:
         """The whole lobby as this connection's player sees it."""
         invitations = await self.store.open_invitations(conn.player_id, self.clock.now_ms())
-        return messages.lobby(
+        data = messages.lobby(
             self.tables_for(conn.player_id),
             self.playing_count(),
             self.online_count(),
@@ -196,6 +212,23 @@ class Lobby:
                 and (i.get("to") != conn.nickname or i.get("id") not in self.hidden_invitations)
             ],
         )
+        return self.feed.whole(conn, data)
+
+    def subscribe(self, conn: Connection, deltas: bool, msg_id: Any) -> None:
+        """``lobby_subscribe``: from now on lobby deltas (or whole lists again);
+        the reply is the whole lists, the base of the first delta (asked again, its
+        version follows the last one sent)."""
+        if not deltas:
+            conn.lobby_feed = None
+        elif conn.lobby_feed is None:
+            conn.lobby_feed = Subscription()
+        data = messages.lobby_update(
+            self.tables_for(conn.player_id),
+            self.playing_count(),
+            self.online_count(),
+            self.online_players(),
+        )
+        conn.reply(self.feed.whole(conn, data), msg_id)
 
     async def send_to(self, conn: Connection) -> None:
         """Send the whole lobby to one connection."""
@@ -237,7 +270,8 @@ class Lobby:
         waiting = self._open_waiting()
         public = [t.summary() for t in [*waiting, *self._watchable()]] + self.others.tables
         online = self.online_count()
-        public_text = messages.dumps(messages.lobby_update(public, playing, online, players))
+        self.feed.advance(LobbyView.of(public, players, playing, online))
+        public_text: str | None = None
         listed = {t.id for t in waiting}
         private = [
             t
@@ -247,11 +281,19 @@ class Lobby:
         for conn in list(registry.connections):
             if not registry.in_lobby(conn):
                 continue
-            mine = [t for t in self._own_tables(conn.player_id, private) if t.status == WAITING]
-            if not mine:
+            own = self._own_tables(conn.player_id, private)
+            mine = [t.summary() for t in own if t.status == WAITING]
+            mine += self._elsewhere(conn.player_id) if self.others.private else []
+            if conn.lobby_feed is not None:
+                self.feed.send(conn, mine)
+            elif not mine:
+                if public_text is None:
+                    public_text = messages.dumps(
+                        messages.lobby_update(public, playing, online, players)
+                    )
                 conn.send_lobby(public_text)
             else:
-                tables = public + [t.summary() for t in mine]
+                tables = public + mine
                 conn.send_lobby(
                     messages.dumps(messages.lobby_update(tables, playing, online, players))
                 )

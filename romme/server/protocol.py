@@ -43,6 +43,7 @@ __all__ = [
     "JoinTable",
     "LeaveTable",
     "LobbyChat",
+    "LobbySubscribe",
     "NextRoundMsg",
     "Ping",
     "PlayerInfoMsg",
@@ -67,6 +68,11 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class LobbyChat:
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySubscribe:
+    deltas: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +203,7 @@ class AnswerFriend:
 
 ClientMessage = (
     LobbyChat
+    | LobbySubscribe
     | CreateTable
     | JoinTable
     | WatchTable
@@ -311,6 +318,7 @@ def _spec(**fields: str) -> dict[str, FieldSpec]:
 
 MESSAGES: dict[str, tuple[type[Any], dict[str, FieldSpec]]] = {
     "lobby_chat": (LobbyChat, _spec(text="chat")),
+    "lobby_subscribe": (LobbySubscribe, _spec(deltas="flag")),
     "create_table": (CreateTable, _spec(settings="settings?")),
     "join_table": (JoinTable, _spec(table="id")),
     "watch_table": (WatchTable, _spec(table="id")),

@@ -20,8 +20,12 @@ class Registry:
         self.connections: set[Connection] = set()
         self.by_player: dict[int, set[Connection]] = {}
         self.by_address: dict[str, set[Connection]] = {}
-        self.elsewhere: Callable[[int, str], None] | None = None
-        """Sends to a player's connections on the other nodes of a cluster."""
+        self.elsewhere: Callable[[int, str, Connection | None], None] | None = None
+        """Sends to a player's connections on the other nodes of a cluster (but the
+        one given)."""
+        self.online_elsewhere: frozenset[int] = frozenset()
+        """The players connected to other nodes of a cluster, as the nodes last
+        told each other (:mod:`romme.server.lobby_share`)."""
 
     def add(self, conn: Connection) -> bool:
         """Register a connection; True if it is its player's first."""
@@ -51,7 +55,17 @@ class Registry:
         return True
 
     def online(self, player_id: int) -> bool:
+        """Whether the player is connected to this node."""
         return player_id in self.by_player
+
+    def may_be_online(self, player_id: int) -> bool:
+        """Whether the player may be connected: to this node, or, in a cluster, to
+        any other (the nodes tell each other who is online a second late)."""
+        return self.elsewhere is not None or player_id in self.by_player
+
+    def online_anywhere(self, player_id: int) -> bool:
+        """Whether the player is connected to any node of the cluster."""
+        return player_id in self.by_player or player_id in self.online_elsewhere
 
     def table(self, table_id: int) -> TableActor:
         """A table a client names (``no_such_table`` if it is not open)."""
@@ -60,16 +74,18 @@ class Registry:
             raise ProtocolError("no_such_table", f"there is no table {table_id}")
         return table
 
-    def send_to_player(self, player_id: int, text: str) -> None:
-        """Send to every connection of a player (on every node of a cluster)."""
-        self.send_here(player_id, text)
+    def send_to_player(self, player_id: int, text: str, skip: Connection | None = None) -> None:
+        """Send to every connection of a player (on every node of a cluster), but
+        ``skip`` (a connection here or of another node)."""
+        self.send_here(player_id, text, skip)
         if self.elsewhere is not None:
-            self.elsewhere(player_id, text)
+            self.elsewhere(player_id, text, skip)
 
-    def send_here(self, player_id: int, text: str) -> None:
-        """Send to every connection of a player on this node."""
+    def send_here(self, player_id: int, text: str, skip: Connection | None = None) -> None:
+        """Send to every connection of a player on this node (but ``skip``)."""
         for conn in list(self.by_player.get(player_id, ())):
-            conn.send(text)
+            if conn is not skip:
+                conn.send(text)
 
     def disconnect_player(self, player_id: int, code: int, keep_session: str | None = None) -> None:
         """Close every connection of the player (e.g. 4401 after a guest logged out),

@@ -69,6 +69,10 @@ NODE_GONE = 10.0
 """Seconds without a heartbeat after which a node's connections are forgotten."""
 
 
+_WHOLE_LOBBY = '{"type":"lobby",'
+"""How a whole ``lobby`` another node sends to a client here begins."""
+
+
 def inbox(node: str) -> str:
     return f"romme:to:{node}"
 
@@ -120,6 +124,7 @@ class Relay:
         self.node = node
         self.redis: Redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self._listening: Redis = Redis.from_url(url, socket_connect_timeout=2)
+        self.share = LobbyShare(self.redis, node, hub.lobby)
         self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._local: dict[int, Connection] = {}
         """This node's connections by id (those that talk to other nodes' tables)."""
@@ -133,7 +138,7 @@ class Relay:
         """When each node's heartbeat was last seen (monotonic seconds)."""
 
     async def start(self) -> None:
-        share = LobbyShare(self.redis, self.node, self.hub.lobby)
+        share = self.share
         self.hub.lobby.on_said = self._said
         self.hub.registry.elsewhere = self._to_player
         self._tasks = [
@@ -145,10 +150,13 @@ class Relay:
     def _said(self, chat: dict[str, Any]) -> None:
         self.publish(ALL, json.dumps({"chat": chat, "node": self.node}))
 
-    def _to_player(self, player_id: int, text: str) -> None:
+    def _to_player(self, player_id: int, text: str, skip: Connection | None = None) -> None:
         """A message to a player (an invitation, a friend's news): also to its
-        connections on the other nodes."""
-        self.publish(ALL, json.dumps({"player": player_id, "text": text, "node": self.node}))
+        connections on the other nodes (but ``skip``, a connection of another node)."""
+        data: dict[str, Any] = {"player": player_id, "text": text, "node": self.node}
+        if isinstance(skip, RemoteConnection):
+            data["skip"] = [skip.node, skip.remote_id]
+        self.publish(ALL, json.dumps(data))
 
     async def close(self) -> None:
         for task in [*self._tasks, *(r.task for r in self._remote.values())]:
@@ -287,7 +295,12 @@ class Relay:
         kind, *args = head.split(" ")
         if kind == "send":
             conn = self._local.get(int(args[0]))
-            if conn is not None:
+            if conn is None:
+                pass
+            elif body.startswith(_WHOLE_LOBBY):
+                # The lobby comes from the client's own node (the base of its deltas).
+                self.hub.spawn(self.hub.lobby.send_to(conn))
+            else:
                 conn.send(body)
         elif kind == "close":
             conn = self._local.get(int(args[0]))
@@ -309,7 +322,11 @@ class Relay:
         if data.get("node") == self.node:
             return
         if "player" in data:
-            self.hub.registry.send_here(data["player"], data["text"])
+            node, conn_id = data.get("skip") or ("", 0)
+            skip = self._local.get(int(conn_id)) if node == self.node else None
+            self.hub.registry.send_here(data["player"], data["text"], skip)
+        elif "lobby" in data:
+            self.share.received(data)
         elif "chat" in data:
             self.hub.lobby.heard(data["chat"])
         elif "hello" in data and data["hello"] != self.node:

@@ -58,7 +58,7 @@ class Social:
         if player.guest:
             return
         friends = await self.store.friend_ids(player.id)
-        online = self.registry.online(player.id)
+        online = self.registry.online_anywhere(player.id)
         text = messages.dumps(messages.friend_online(player.nickname, online))
         for friend_id in friends:
             self.registry.send_to_player(friend_id, text)
@@ -112,13 +112,11 @@ class Social:
         other connections). The other player's go to it only if they changed (a
         request arrived, a friendship began or ended): a block, or a request that
         a block hides, is not given away by a message out of nowhere."""
-        online = self.registry.online(other.id)
+        online = self.registry.may_be_online(other.id)
         before = await self.store.social(other.id) if online else None
         await change()
         mine = self._message(await self.store.social(conn.player_id))
-        for same in list(self.registry.by_player.get(conn.player_id, ())):
-            if same is not conn:
-                same.send_json(mine)
+        self.registry.send_to_player(conn.player_id, messages.dumps(mine), skip=conn)
         conn.reply(mine, msg_id)
         if online:
             after = await self.store.social(other.id)
@@ -127,7 +125,7 @@ class Social:
                 self.registry.send_to_player(other.id, text)
 
     def _message(self, record: SocialRecord) -> dict[str, Any]:
-        online = self.registry.online
+        online = self.registry.online_anywhere
         return messages.friends(
             [{"nickname": name, "online": online(i)} for i, name in record.friends],
             [name for _, name in record.incoming],

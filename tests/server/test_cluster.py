@@ -12,12 +12,14 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from .conftest import ServerFactory, nickname
 from .helpers import Autoplayer, Client, ServerProcess, create_table, free_port, play_out
+from .test_matches import registered
 from .test_recovery import _play_until
 from .verify import check_log, check_messages
 
@@ -110,6 +112,74 @@ async def _redis_state(nodes: list[ServerProcess], up: bool, limit: float = 10) 
     raise AssertionError(f"Redis is not {'up' if up else 'down'} for every node: {states}")
 
 
+def _listed(message: dict[str, Any]) -> set[int]:
+    return {t["id"] for t in message["tables"]}
+
+
+async def _lobby_over_nodes(nodes: list[ServerProcess], a: Client, b: Client, c: Client) -> None:
+    """The rest of one lobby over the nodes (``a`` on node-a hosts one waiting
+    table there, ``b`` on node-b, ``c`` on node-c)."""
+    node_a = nodes[0]
+    # The waiting tables a player hosts are counted over every node: two more of
+    # hers go to the other nodes, and a fourth is refused wherever it would go.
+    extra = []
+    for _ in range(2):
+        made = await a.request({"type": "create_table", "settings": {"seats": 2}})
+        assert made["type"] == "table", made
+        extra.append(made["table"]["id"])
+    assert {(await _owner(nodes, t, 1))[0] for t in extra} != {node_a}
+    for client in (a, b, c):
+        await client.expect("lobby_update", lambda m: set(extra) <= _listed(m))
+    refused = await a.request({"type": "create_table", "settings": {"seats": 2}})
+    assert refused.get("code") == "too_many_tables", refused
+
+    # An invite-only table of node-b is shown on node-a to the player invited to
+    # it; her answer from node-a reaches her other connection, on node-c.
+    secret = await create_table(b, seats=2, access="invite")
+    where, _ = await _owner(nodes, secret, 1)
+    assert where is not node_a
+    a2 = Client(next(n for n in nodes if n not in (node_a, where)), a.nickname)
+    a2.http.cookies.update(a.http.cookies)
+    await a2.connect()
+    start = len(a.messages)
+    sent = await b.request({"type": "invite", "table": secret, "nickname": a.nickname})
+    invitation = sent["invitation"]["id"]
+    await a.expect("lobby_update", lambda m: secret in _listed(m), start=start)
+    assert all(secret not in _listed(m) for m in c.messages if "tables" in m)
+    declined = await a.request(
+        {"type": "answer_invitation", "invitation": invitation, "accept": False}
+    )
+    assert declined["invitation"]["status"] == "declined", declined
+    await a2.expect(
+        "invitation_update",
+        lambda m: m["invitation"]["id"] == invitation and m["invitation"]["status"] == "declined",
+    )
+    for host, table in ((b, secret), (a, extra[0]), (a, extra[1])):
+        assert (await host.request({"type": "leave_table", "table": table}))["type"] == "left_table"
+
+    # Friends on different nodes see each other online.
+    f1 = await registered(node_a, "kf")
+    f2 = await registered(nodes[1], "kg")
+    await f1.request({"type": "friend_request", "nickname": f2.nickname})
+    await f2.request({"type": "answer_friend", "nickname": f1.nickname, "accept": True})
+    await f1.expect(
+        "friends", lambda m: m["friends"] == [{"nickname": f2.nickname, "online": True}]
+    )
+    start = len(f1.messages)
+    await f2.close()
+    gone = await f1.expect("friend_online", start=start)
+    assert gone["online"] is False and gone["nickname"] == f2.nickname
+    again = Client(nodes[2], f2.nickname)
+    again.http.cookies.update(f2.http.cookies)
+    await again.connect()
+    back = await f1.expect("friend_online", lambda m: m["online"], start=start)
+    assert back["nickname"] == f2.nickname
+    lists = await again.expect("friends")
+    assert lists["friends"] == [{"nickname": f1.nickname, "online": True}]
+    for client in (a2, f1, again):
+        await client.close()
+
+
 async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     make_server: ServerFactory, redis: RedisServer
 ) -> None:
@@ -132,6 +202,8 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     assert placed is not node_a
     left = await a.request({"type": "leave_table", "table": other["table"]["id"]})
     assert left["type"] == "left_table", left
+    # The fresh lobby after it comes from her own node.
+    await a.expect("lobby", start=a.messages.index(left))
 
     # One lobby over the nodes: node-b lists the table and the player of node-a,
     # and a lobby chat line said on node-a reaches node-b.
@@ -152,10 +224,11 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     )
     assert joined["type"] == "table" and joined["table"]["my_seat"] == 1, joined
     await a.expect("invitation_update", lambda m: m["invitation"]["status"] == "accepted")
+    c = await (await Client(node_c, nickname("kc")).guest()).connect()
+    await _lobby_over_nodes(nodes, a, b, c)
     await a.request({"type": "start_game", "table": table})
     players = [Autoplayer(a, table), Autoplayer(b, table)]
     # A spectator on node-c.
-    c = await (await Client(node_c, nickname("kc")).guest()).connect()
     watched = await c.request({"type": "watch_table", "table": table})
     assert watched["type"] == "table" and watched["table"]["my_seat"] is None, watched
     assert (await _owner(nodes, table, 1))[0] is node_a
@@ -199,10 +272,13 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
             "playing",
         )
 
-    await c.close()
-
     # SIGTERM on the new owner drains it: the last node takes the table at once.
     await _play_until(players, int(before[a.nickname]["version"]) + 2, {0, 1})
+    # The spectator goes on getting the moves from the new owner.
+    await c.expect(
+        "update", lambda m: m["table"] == table and m["version"] > seen["table"]["version"]
+    )
+    await c.close()
     await asyncio.sleep(0.3)
     version = a.tables[table]["version"]
     assert owner.stop() == 0

@@ -52,6 +52,8 @@ def test_add_accept_invite_and_mute(server: str, new_context: Any) -> None:
     # Anna sees Ben online, with a one-click invite.
     anna.wait_for_selector(f"#friend-list [data-friend='{ben_name}'][data-online=true]")
     shot(anna, "friends-online-desktop")
+    # Ben came to Anna's lobby as a change (lobby_delta), not as the whole lists.
+    assert anna.evaluate("() => window.__romme.lobby.version") >= 2
 
     # In every language, at desktop and phone widths, the friends panel and the
     # player info's buttons are translated and fit.

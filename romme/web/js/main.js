@@ -11,6 +11,7 @@ import { h, languagePicker, toast } from './ui.js';
 import { friendOnline, noFriends, takeFriends } from './friends.js';
 import { followHelpRoute, helpButton } from './help.js';
 import { LobbyScreen } from './lobby.js';
+import { applyLobbyDelta, subscribeLobby, takeWholeLobby } from './lobbyfeed.js';
 import { ModerationScreen } from './moderation.js';
 import { TableScreen } from './table/screen.js';
 import { HistoryScreen } from './replay/history.js';
@@ -228,16 +229,19 @@ function handle(msg) {
       app.botLevels = msg.bot_levels;
       app.chatMax = msg.chat_max;
       markWelcomed();
+      subscribeLobby(app);
       limitChat(main(), app.chatMax);
       lobbyScreen?.update('all');
       break;
     case 'lobby':
       app.lobby = { tables: msg.tables, players: msg.players, chat: msg.chat, invitations: msg.invitations };
+      takeWholeLobby(app, msg);
       lobbyScreen?.update('all');
       break;
     case 'lobby_update':
-      app.lobby.tables = msg.tables;
-      app.lobby.players = msg.players;
+    case 'lobby_delta':
+      if (msg.type === 'lobby_update') takeWholeLobby(app, msg);
+      else if (!applyLobbyDelta(app, msg)) break;
       lobbyScreen?.update('tables');
       tableScreen?.update('lobby');
       break;

@@ -199,7 +199,8 @@
  * @property {string[]} botLevels the computer opponents' levels, weakest first (from `welcome`)
  * @property {Promise<void>} welcomed resolved once the first `welcome` arrived (the levels are known)
  * @property {number | null} chatMax the longest chat message the server takes (from `welcome`)
- * @property {{tables: TableSummary[], players: Player[], chat: ChatMessage[], invitations: Invitation[]}} lobby
+ * @property {{tables: TableSummary[], players: Player[], chat: ChatMessage[], invitations: Invitation[], version?: number | null}} lobby
+ *   (`version`: of the tables and players, the base of the next `lobby_delta`; see lobbyfeed.js)
  * @property {Map<number, Table>} tables
  * @property {Friends} friends
  * @property {() => void} friendsChanged redraw what shows friends, blocks and muted players

@@ -1,0 +1,105 @@
+"""The lobby's changes, in process: the deltas a subscribed connection gets add up
+to the lists a plain one gets, and a node's shared lobby survives a lost delta
+(the node's whole lists are read again)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from romme.server.config import ServerOptions
+from romme.server.connection import Connection
+from romme.server.lobby import Lobby
+from romme.server.lobby_feed import LobbyFeed, LobbyView, Subscription
+from romme.server.lobby_share import LobbyShare, NodeLobby
+from romme.server.registry import Registry
+from romme.server.timers import ManualClock
+from romme.store.records import PlayerRecord
+
+from .test_lobby_deltas import Lists
+
+
+def _table(table_id: int, free: int = 1, status: str = "waiting") -> dict[str, Any]:
+    return {"id": table_id, "host": f"h{table_id}", "status": status, "free_seats": free}
+
+
+def _player(name: str, level: int = 1) -> dict[str, Any]:
+    return {"nickname": name, "level": level}
+
+
+def _connection() -> Connection:
+    player = PlayerRecord(
+        id=1,
+        nickname="Anna",
+        guest=True,
+        is_bot=False,
+        rating=0,
+        mu=25,
+        sigma=8,
+        games_played=0,
+        games_won=0,
+    )
+    conn = Connection(None, player)
+    conn.lobby_feed = Subscription()
+    return conn
+
+
+def test_deltas_add_up_to_the_whole_lists() -> None:
+    feed = LobbyFeed()
+    conn = _connection()
+    rounds: list[tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]] = [
+        ([_table(1), _table(2)], [_player("Anna"), _player("Ben")], []),
+        ([_table(1, 0), _table(2)], [_player("Anna"), _player("Ben")], [_table(9)]),
+        ([_table(1, 0)], [_player("Anna"), _player("Ben", 2)], [_table(9, 0)]),
+        ([_table(1, 0)], [_player("Anna"), _player("Ben", 2)], [_table(9, 0)]),  # no change
+        ([_table(1, 0, "playing"), _table(9, 0)], [_player("Anna")], []),  # 9 became public
+        ([_table(3)], [_player("Anna"), _player("Cleo")], [_table(9, 0)]),  # ... and own again
+    ]
+    seen = Lists()
+    seen.whole(feed.whole(conn, {"tables": [], "players": [], "playing": 0, "online": 0}))
+    for public, players, own in rounds:
+        feed.advance(LobbyView.of(public, players, 0, len(players)))
+        feed.send(conn, own)
+        while not conn.queue.empty():
+            text = conn.queue.get_nowait()
+            assert text is not None
+            assert seen.apply(json.loads(text))
+        expected = LobbyView.of(public, players, 0, len(players)).with_tables(
+            {t["id"]: t for t in own}
+        )
+        assert (seen.tables, seen.players) == (expected.tables, expected.players)
+    # The unchanged round sent nothing: five rounds with changes, five deltas.
+    assert seen.deltas == 5
+
+
+def test_a_node_lobby_is_rebuilt_after_a_lost_delta() -> None:
+    lists = {"version": 3, "tables": [_table(1)], "private": [], "players": [], "online": [1]}
+    old = NodeLobby.from_json({**lists, "playing": 0})
+    new = NodeLobby.from_json(
+        {
+            "version": 3,
+            "tables": [_table(2)],
+            "private": [{"table": _table(5), "for": [7]}],
+            "players": [_player("Ben")],
+            "online": [1, 7],
+            "playing": 1,
+        }
+    )
+    assert old.delta_to(old) is None
+    delta = old.delta_to(new)
+    assert delta is not None
+    lobby = Lobby(Registry(), None, ManualClock(), ServerOptions())  # type: ignore[arg-type]
+    share = LobbyShare(None, "node-a", lobby)  # type: ignore[arg-type]
+    share._others["node-b"] = NodeLobby.from_json({**lists, "playing": 0})
+    # A delta after one that was lost: not applied, the node's lists are read again.
+    share.received({"lobby": "node-b", "version": 5, **delta})
+    assert "node-b" in share._stale and [t["id"] for t in lobby.others.tables] == []
+    share._stale.clear()
+    share.received({"lobby": "node-b", "version": 4, **delta})
+    assert [t["id"] for t in lobby.others.tables] == [2]
+    assert lobby.others.playing == 1 and lobby.hosted_elsewhere("h5") == 1
+    assert lobby.tables_for(7)[-1]["id"] == 5 and all(t["id"] != 5 for t in lobby.tables_for(8))
+    assert lobby.registry.online_anywhere(7) and not lobby.registry.online_anywhere(8)
+    # Its own deltas come back over romme:all: ignored.
+    share.received({"lobby": "node-a", "version": 1, **delta})
+    assert set(share._others) == {"node-b"}
