@@ -45,7 +45,7 @@ export class LobbyScreen {
       chipBalance(app),
       h('div.topbar-right', h('a.top-link', { href: '#/rankings/rating', id: 'rankings-link', 'data-i18n-label': 'rankings.title' },
         h('span.top-icon', { 'aria-hidden': 'true', html: TROPHY }), h('span.top-label', { 'data-i18n': 'rankings.title' })),
-        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
+        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-title': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.primary.big', { id: 'new-game', onclick: () => app.welcomed.then(() => this.newGameDialog()), 'data-i18n': 'lobby.new_game' });
@@ -143,7 +143,7 @@ export class LobbyScreen {
     for (const p of app.lobby.players) {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
-        'aria-label': t('info.show', { name: p.nickname }),
+        title: t('info.show', { name: p.nickname }),
       }, avatar(p.nickname), h('span', p.nickname), levelBadge(p.level), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));

@@ -21,6 +21,8 @@ import { t } from '../i18n.js';
  * @property {number} step
  * @property {number} cw a card's width
  * @property {number} n
+ * @property {number} perRow cards in a row (all of them, or half in two rows)
+ * @property {number} rowStep how far the second row lies below the first (0: one row)
  * @property {DOMRect} rect
  */
 
