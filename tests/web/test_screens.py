@@ -22,7 +22,7 @@ from romme.engine.reference import reference_action
 from romme.engine.rules import Rules
 from tests.web.conftest import ROOT, PageErrors
 from tests.web.test_summary import round_over_view, show
-from tests.web.ui import login_guest, settle
+from tests.web.ui import login_guest, point, settle
 
 pytestmark = pytest.mark.slow
 
@@ -116,13 +116,13 @@ def show_table(page: Any, view: dict[str, Any], table_id: int) -> None:
     """The table screen with `view`, as if the server had sent it."""
     table = {
         "id": table_id,
-        "host": "Sam",
+        "host": "Lena",
         "status": "playing",
         "my_seat": 0,
         "version": 5,
         "settings": {"preset": "classic", "point_limit": 500, "seats": 4, "turn_seconds": 30},
         "seats": [
-            {"seat": 0, "nickname": "Sam", "bot": None, "connected": True, "away": False},
+            {"seat": 0, "nickname": "Lena", "bot": None, "connected": True, "away": False},
             {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
             {"seat": 2, "nickname": None, "bot": "strong", "connected": True, "away": False},
             {"seat": 3, "nickname": None, "bot": "expert", "connected": True, "away": False},
@@ -156,6 +156,14 @@ def check(page: Any, what: str, fit: bool = True, covered: tuple[str, ...] = ())
     assert problems == [], "\n".join(problems)
 
 
+def open_settings(page: Any) -> None:
+    """The gear: in the side panel, which is a menu on a phone."""
+    if not page.locator("#settings-open").is_visible():
+        page.click("#side-toggle")
+    page.click("#settings-open")
+    page.wait_for_selector(".prefs #pref-cards")
+
+
 @pytest.fixture(scope="module")
 def errors() -> Iterator[PageErrors]:
     watcher = PageErrors()
@@ -171,7 +179,7 @@ def guest(browser: Any, server: str, errors: PageErrors) -> Iterator[Any]:
     ctx.add_init_script(path=str(AXE))
     page = errors.watch(ctx.new_page(), "screens")
     page.set_default_timeout(30000)
-    login_guest(page, server, "Sam")
+    login_guest(page, server, "Lena")
     yield page
     ctx.close()
 
@@ -199,8 +207,134 @@ def test_every_screen_fits_and_passes_axe(guest: Any) -> None:
         page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
         check(page, f"table {size_name}", covered=covered)
 
+        open_settings(page)
+        photograph(page, f"settings-{size_name}")
+        check(page, f"settings {size_name}")
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".prefs", state="detached")
+        page.evaluate("window.__rommeTable.toggleSide(false)")
+
         page.evaluate("window.__romme.openLobby()")
         page.wait_for_selector("#new-game")
         show(page, summary_view, 9200 + n)
         photograph(page, f"summary-{size_name}")
         check(page, f"summary {size_name}")
+
+
+def test_settings_apply_at_once_and_stay(guest: Any) -> None:
+    page = guest
+    page.set_viewport_size(SIZES["laptop"])
+    show_table(page, twelve_melds_view(), 9300)
+    width = page.eval_on_selector("#hand .hand-card", "el => el.getBoundingClientRect().width")
+    open_settings(page)
+    page.select_option("#pref-cards", "large")
+    page.check("#pref-four-colour")
+    page.select_option("#pref-felt", "light")
+    page.select_option("#pref-speed", "off")
+    page.uncheck("#pref-sound")
+    page.keyboard.press("Escape")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "false"
+    page.wait_for_function(
+        "(w) => document.querySelector('#hand .hand-card').getBoundingClientRect().width > w * 1.1",
+        arg=width,
+    )
+    # A diamond is drawn blue now.
+    fill = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#card-7D g[fill], #card-3D g[fill]')).fill"
+    )
+    assert fill == "rgb(29, 78, 216)"
+    check(page, "table with large cards, four colours, light felt")
+
+    page.evaluate("window.__romme.openLobby()")
+    page.wait_for_selector("#new-game")
+    page.reload()
+    page.wait_for_selector("#new-game")
+    assert page.evaluate("({...document.documentElement.dataset})") == {
+        "cards": "large",
+        "back": "blue",
+        "felt": "light",
+        "fourColour": "",
+    }
+    assert page.evaluate("import('./js/settings.js').then((m) => m.motionFactor())") == 0
+    page.evaluate(
+        "localStorage.removeItem('romme.settings'); localStorage.removeItem('romme.sound')"
+    )
+
+
+def sent_lays(page: Any) -> list[list[list[str]]]:
+    return page.evaluate("window.__sentLays")
+
+
+def test_lay_cards_lays_the_melds_the_player_keeps_marked(guest: Any) -> None:
+    """A press on a meld's blue line leaves it out of "Lay cards", a second puts it
+    back; the client sends only the melds still marked (the `lay` of the protocol)."""
+    page = guest
+    page.set_viewport_size(SIZES["laptop"])
+    show_table(page, twelve_melds_view(), 9400)
+    # The moves the screen sends, read where it hands them to the connection.
+    page.evaluate(
+        """() => { window.__sentLays = []; const app = window.__romme; const send = app.send.bind(app);
+             app.send = (msg) => { if (msg.action?.type === 'lay') window.__sentLays.push(msg.action.melds);
+                                   return send(msg); }; }"""
+    )
+    assert page.locator("#hand .meld-line").count() == 8  # 7C 7D 7H and 5H 6H 7H 8H XX
+    line = "#hand-5 .meld-line"  # the sequence's second card: its strip shows
+    page.mouse.click(*point(page, line))
+    assert page.locator("#hand .meld-line.out").count() == 5
+    page.click("#lay-cards")
+    page.wait_for_function("() => window.__sentLays.length === 1")
+    assert sent_lays(page) == [[["7C", "7D", "7H"]]]
+    page.evaluate("window.__rommeTable.state.busy = false")
+
+    page.mouse.click(*point(page, line))
+    assert page.locator("#hand .meld-line.out").count() == 0
+    page.click("#lay-cards")
+    page.wait_for_function("() => window.__sentLays.length === 2")
+    assert sent_lays(page)[1] == [["7C", "7D", "7H"], ["5H", "6H", "7H", "8H", "XX"]]
+    # Leaving every meld out leaves nothing to lay.
+    page.mouse.click(*point(page, "#hand-0 .meld-line"))
+    assert page.locator("#hand .meld-line.out").count() == 3
+    page.mouse.click(*point(page, line))
+    assert page.locator("#hand .meld-line.out").count() == 8
+    assert page.locator("#lay-cards").is_disabled()
+    page.evaluate("window.__romme.openLobby()")
+
+
+# An opponent (seat 1) draws from the stock, then seat 2 lays a meld: what moves,
+# and for how long.
+_OPPONENT_MOVES = """() => {
+  const app = window.__romme;
+  const screen = window.__rommeTable;
+  const moving = (sel) => document.getAnimations().filter((a) => a.effect.target?.matches(sel))
+    .map((a) => Math.round(a.effect.getTiming().duration));
+  const table = structuredClone(app.tables.get(app.tableId));
+  table.view.hand_counts[1] += 1;
+  table.view.stock_count -= 1;
+  screen.setTable(table, [{ type: 'drew', seat: 1, source: 'stock' }]);
+  const drawn = moving('.card.flying');
+  const next = structuredClone(table);
+  next.view.melds.push(structuredClone(next.view.melds[0]));
+  next.view.meld_owners.push(2);
+  screen.setTable(next, [{ type: 'laid', seat: 2 }]);
+  const laid = moving(`#meld-${next.view.melds.length - 1} .card`);
+  return { drawn, laid };
+}"""
+
+
+def test_opponents_moves_are_animated_at_the_speed_set(guest: Any) -> None:
+    page = guest
+    page.set_viewport_size(SIZES["laptop"])
+    cards = len(twelve_melds_view()["melds"][0]["cards"])
+    for speed, factor in (("slow", 1.7), ("off", 0.0)):
+        page.evaluate(
+            "(s) => localStorage.setItem('romme.settings', JSON.stringify({speed: s}))", speed
+        )
+        show_table(page, twelve_melds_view(), 9500)
+        moves = page.evaluate(_OPPONENT_MOVES)
+        if factor:
+            assert moves["drawn"] == [round(420 * factor)], speed
+            assert moves["laid"] == [round(320 * factor)] * cards, speed
+        else:
+            assert moves == {"drawn": [], "laid": []}
+        page.evaluate("window.__romme.openLobby()")
+    page.evaluate("localStorage.removeItem('romme.settings')")

@@ -11,6 +11,7 @@ import { renderControls } from './controls.js';
 
 /** @import { Card } from '../types.js' */
 /** @import { TableScreen } from './screen.js' */
+/** @import { Segment } from './state.js' */
 
 /**
  * The same cards, in any order.
@@ -48,12 +49,15 @@ export function renderHand(screen) {
   if (!v) return;
   const box = screen.els.hand;
   const keys = keyed(state.hand, 'h:');
-  const segments = handMelds(state.hand, v.rules);
+  const segments = /** @type {Segment[]} */ (handMelds(state.hand, v.rules));
+  // A meld is known by its cards' keys: one the player left out stays out while it lasts.
+  for (const seg of segments) seg.key = keys.slice(seg.from, seg.to).join('|');
   state.segments = segments;
-  /** @type {Map<number, {first: boolean, last: boolean}>} */
+  state.leftOut = new Set([...state.leftOut].filter((key) => segments.some((s) => s.key === key)));
+  /** @type {Map<number, {first: boolean, last: boolean, key: string}>} */
   const inMeld = new Map();
   for (const seg of segments) {
-    for (let i = seg.from; i < seg.to; i += 1) inMeld.set(i, { first: i === seg.from, last: i === seg.to - 1 });
+    for (let i = seg.from; i < seg.to; i += 1) inMeld.set(i, { first: i === seg.from, last: i === seg.to - 1, key: seg.key ?? '' });
   }
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && box.contains(active) ? active.dataset.key : null;
@@ -69,6 +73,11 @@ export function renderHand(screen) {
       'aria-label': cardName(code, t) + (m ? `, ${t('table.in_meld')}` : ''),
       'aria-pressed': state.picked?.key === keys[i] ? 'true' : 'false',
     });
+    if (m) {
+      const out = state.leftOut.has(m.key);
+      el.append(h('span.meld-line', { class: out ? 'out' : '', dataset: { meld: m.key }, 'aria-hidden': 'true',
+        title: t(out ? 'table.meld_put_back' : 'table.meld_leave_out') }));
+    }
     if (state.picked?.key === keys[i]) el.classList.add('picked');
     if (state.hint?.cards?.includes(code)) el.classList.add('hinted');
     box.append(el);
@@ -191,4 +200,16 @@ export function sortHand(screen, how) {
   if (!screen.state.view) return;
   const hand = screen.state.hand;
   setOrder(screen, how === 'suit' ? sortBySuit(hand) : sortByRank(hand));
+}
+
+/**
+ * The meld whose blue line was pressed is left out of "Lay cards", or put back.
+ * @param {TableScreen} screen
+ * @param {string} key the meld's cards' keys
+ */
+export function toggleMeld(screen, key) {
+  const out = screen.state.leftOut;
+  if (out.has(key)) out.delete(key); else out.add(key);
+  renderHand(screen);
+  renderControls(screen);
 }

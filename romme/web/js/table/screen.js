@@ -18,7 +18,7 @@ import { fitMelds, renderMelds, renderOpponents, renderPiles, renderWaiting } fr
 import { markFresh, noteMoves, renderControls } from './controls.js';
 import { exit, inviteDialog, leave, playerInfoDialog } from './dialogs.js';
 import { buildTable } from './dom.js';
-import { insertionIndex, layoutHand, renderHand, reorder, sortHand, syncHand } from './hand.js';
+import { insertionIndex, layoutHand, renderHand, reorder, sortHand, syncHand, toggleMeld } from './hand.js';
 import { askHint, showHint } from './hint.js';
 import { globalKey, handKey, keysDialog } from './keys.js';
 import { draw, dropOn, knock, layCards, showTargets, tapCard } from './moves.js';
@@ -214,6 +214,8 @@ export class TableScreen {
   /** @param {'stock' | 'discard'} source */
   draw(source) { draw(this, source); }
   layCards() { layCards(this); }
+  /** @param {string} key a meld of the hand, by its cards' keys */
+  toggleMeld(key) { toggleMeld(this, key); }
   knock() { knock(this); }
   /**
    * @param {Card | null | undefined} code
