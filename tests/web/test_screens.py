@@ -291,6 +291,12 @@ def test_lay_cards_lays_the_melds_the_player_keeps_marked(guest: Any) -> None:
     page.click("#lay-cards")
     page.wait_for_function("() => window.__sentLays.length === 2")
     assert sent_lays(page)[1] == [["7C", "7D", "7H"], ["5H", "6H", "7H", "8H", "XX"]]
+    # By keyboard: M on a card of a meld leaves that meld out, again puts it back.
+    page.focus("#hand-1")
+    page.keyboard.press("m")
+    assert page.locator("#hand .meld-line.out").count() == 3
+    page.keyboard.press("m")
+    assert page.locator("#hand .meld-line.out").count() == 0
     # Leaving every meld out leaves nothing to lay.
     page.mouse.click(*point(page, "#hand-0 .meld-line"))
     assert page.locator("#hand .meld-line.out").count() == 3
