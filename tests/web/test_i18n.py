@@ -207,8 +207,21 @@ def test_every_error_code_the_server_sends_has_a_text_in_every_catalog() -> None
 
 
 def switch(page: Any, lang: str) -> None:
-    page.select_option("#lang-select", lang)
+    """Choose the language: in the header's menu, or at the table in the settings
+    dialog (the gear in the side panel opens it; tests/web/test_screens.py presses it)."""
+    in_settings = not page.locator("#lang-select").is_visible()
+    if in_settings:
+        page.evaluate("import('./js/settings.js').then((m) => { m.settingsDialog(); })")
+    page.select_option("#pref-language" if in_settings else "#lang-select", lang)
     page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    if in_settings:
+        # The dialog opens again in the new language; then it is closed.
+        page.wait_for_function(
+            "(title) => document.querySelector('.prefs-dialog h2')?.textContent === title",
+            arg=catalog(lang)["prefs.title"],
+        )
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".prefs", state="detached")
     page.wait_for_timeout(30)
 
 

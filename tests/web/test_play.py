@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.test_i18n import switch
 from tests.web.ui import Tally, hand_in_dom, login_guest, play_my_move, reorder, view, wait_for
 
 
@@ -80,8 +81,7 @@ def play_round(
 
 def summary_in_every_language(page: Any) -> None:
     for lang in ("de", "pt", "es", "nl", "en"):
-        page.select_option("#lang-select", lang)
-        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        switch(page, lang)
         page.wait_for_selector("#summary")
         assert page.evaluate("[...window.__rommeMissingKeys]") == [], lang
 

@@ -117,7 +117,7 @@ export function renderFriends(app, root, showInfo) {
   const offline = friends.filter((f) => !f.online);
   el.append(h('ul.friend-list', { id: 'friend-list' }, [...online, ...offline].map((f) => h('li.friend', { dataset: { friend: f.nickname, online: String(f.online) } },
     h('span.presence', { class: f.online ? 'on' : 'off', title: t(f.online ? 'friends.online' : 'friends.offline') }),
-    h('button.player-link', { onclick: () => showInfo(f.nickname), 'aria-label': t('info.show', { name: f.nickname }) }, avatar(f.nickname), h('span', f.nickname)),
+    h('button.player-link', { onclick: () => showInfo(f.nickname), title: t('info.show', { name: f.nickname }) }, avatar(f.nickname), h('span', f.nickname)),
     f.online ? h('button.primary.small', { dataset: { inviteFriend: f.nickname }, onclick: () => inviteFriend(app, f.nickname) }, t('invite.invite')) : null))));
   if (!friends.length) el.append(h('p.empty', t('friends.none')));
   if (outgoing.length) el.append(h('p.muted', t('friends.pending', { names: outgoing.join(', ') })));

@@ -15,6 +15,7 @@ import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
 import { playNow } from './lobby/playnow.js';
+import { settingsButton } from './settings.js';
 
 /** The rankings link's icon on narrow screens (a trophy). */
 const TROPHY = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="M7 3h10v2h3v4a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 8.4 13H8a4 4 0 0 1-4-4V5h3V3zM6 7v2a2 2 0 0 0 1.2 1.8A5 5 0 0 1 7 9.5V7H6zm11 0v2.5c0 .4 0 .9-.2 1.3A2 2 0 0 0 18 9V7h-1z"/></svg>';
@@ -53,7 +54,7 @@ export class LobbyScreen {
       chipBalance(app),
       h('div.topbar-right', h('a.top-link', { href: '#/rankings/rating', id: 'rankings-link', 'data-i18n-label': 'rankings.title' },
         h('span.top-icon', { 'aria-hidden': 'true', html: TROPHY }), h('span.top-label', { 'data-i18n': 'rankings.title' })),
-        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-label': 'account.open' }, this.meEl), moderationLink(), languagePicker(), helpButton('help-link'),
+        h('a.me-link', { href: '#/account', id: 'account-link', 'data-i18n-title': 'account.open' }, this.meEl), moderationLink(), languagePicker(), settingsButton(), helpButton('help-link'),
         h('button.ghost', { id: 'logout', onclick: () => app.logout(), 'data-i18n': 'lobby.logout' })));
 
     const newGame = h('button.big', { id: 'new-game', onclick: () => app.welcomed.then(() => this.newGameDialog()), 'data-i18n': 'lobby.new_game' });
@@ -160,7 +161,7 @@ export class LobbyScreen {
     for (const p of app.lobby.players) {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
-        'aria-label': t('info.show', { name: p.nickname }),
+        title: t('info.show', { name: p.nickname }),
       }, avatar(p.nickname), h('span', p.nickname), levelBadge(p.level), p.guest ? null : h('span.rating', `★ ${Math.round(p.rating)}`))));
     }
     if (!app.lobby.players.length) this.playersEl.append(h('li.empty', t('lobby.nobody_online')));

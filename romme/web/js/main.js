@@ -20,6 +20,7 @@ import { ProfileScreen } from './profile.js';
 import { ChipsScreen } from './chips.js';
 import { ReplayScreen } from './replay/page.js';
 import { limitChat } from './widgets.js';
+import { applyPrefs } from './settings.js';
 
 /** @import { App, Invitation, Player, ServerError, Table } from './types.js' */
 /** @import { ConnState } from './ws.js' */
@@ -85,6 +86,7 @@ export const app = {
     showEntry();
   },
 };
+applyPrefs();
 window.__romme = app;
 
 const main = () => /** @type {HTMLElement} */ (document.getElementById('main'));

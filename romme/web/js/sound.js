@@ -4,19 +4,35 @@
 // The audio starts only after the player's first click or key, as browsers ask.
 
 const KEY = 'romme.sound';
+const VOLUME_KEY = 'romme.volume';
 /** Made on the first click or key (browsers allow audio only after one). @type {AudioContext | null} */
 let ctx = null;
+/** Every sound goes through it: the player's volume. @type {GainNode | null} */
+let master = null;
 let enabled = localStorage.getItem(KEY) !== 'off';
+const saved = Number(localStorage.getItem(VOLUME_KEY) ?? '0.8');
+let volume = Number.isFinite(saved) ? Math.max(0, Math.min(1, saved)) : 0.8;
 
 function wake() {
   if (!ctx) {
     try { ctx = new AudioContext(); } catch { ctx = null; return; }
+    master = ctx.createGain();
+    master.gain.value = volume;
+    master.connect(ctx.destination);
   }
   if (ctx.state === 'suspended') ctx.resume().catch(() => {});
 }
 for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, wake, { passive: true });
 
 export function soundOn() { return enabled; }
+/** The volume, 0 to 1. */
+export function soundVolume() { return volume; }
+/** @param {number} value 0 to 1 */
+export function setVolume(value) {
+  volume = Math.max(0, Math.min(1, value));
+  localStorage.setItem(VOLUME_KEY, String(volume));
+  if (master) master.gain.value = volume;
+}
 /** @param {boolean} on */
 export function setSound(on) {
   enabled = on;
@@ -39,7 +55,7 @@ function tone(ctx, freq, start, length, gain = 0.08, type = 'sine') {
   amp.gain.setValueAtTime(0.0001, start);
   amp.gain.exponentialRampToValueAtTime(gain, start + 0.01);
   amp.gain.exponentialRampToValueAtTime(0.0001, start + length);
-  osc.connect(amp).connect(ctx.destination);
+  osc.connect(amp).connect(master ?? ctx.destination);
   osc.start(start);
   osc.stop(start + length + 0.02);
 }
@@ -60,7 +76,7 @@ function swish(ctx, start) {
   filter.type = 'bandpass';
   filter.frequency.value = 2400;
   amp.gain.value = 0.25;
-  source.connect(filter).connect(amp).connect(ctx.destination);
+  source.connect(filter).connect(amp).connect(master ?? ctx.destination);
   source.start(start);
 }
 

@@ -1,9 +1,13 @@
 // @ts-check
 // Movement: every card element has a stable key (data-key); after a render each
 // card glides from where it was (FLIP), a new one from the pile or seat it came
-// from, and a card an opponent drew flies from the pile to that seat.
+// from (an opponent's discard from the seat to the pile, an opponent's melds from
+// the seat onto the felt), and a card an opponent drew flies from the pile to that
+// seat. All at the speed the player set (settings.js); none with the speed off or
+// when the system asks for reduced motion.
 
 import { cardSVG } from '../cards.js';
+import { motionFactor } from '../settings.js';
 import { h } from '../ui.js';
 
 /** @import { Card, GameEvent } from '../types.js' */
@@ -11,6 +15,9 @@ import { h } from '../ui.js';
 /** @typedef {Map<string, {rect: DOMRect, code: string | undefined}>} Rects */
 
 const FLIP_MS = 320;
+const FLY_MS = 420;
+/** An opponent's melds come one after the other, this far apart. */
+const MELD_STAGGER_MS = 90;
 
 /**
  * Stable keys for a list of card codes: the n-th copy of a card keeps its key
@@ -45,8 +52,9 @@ export function captureRects(screen) {
  * A card flying from a pile to the opponent who drew it (face down from the stock).
  * @param {TableScreen} screen
  * @param {GameEvent[]} events
+ * @param {number} speed the duration's factor
  */
-function flyToOpponents(screen, events) {
+function flyToOpponents(screen, events, speed) {
   for (const e of events) {
     if (e.type !== 'drew' || e.seat === screen.state.view?.seat) continue;
     const pile = e.source === 'discard' ? screen.els.discard : screen.els.stock;
@@ -62,7 +70,7 @@ function flyToOpponents(screen, events) {
     fly.animate([
       { translate: '0 0', scale: '1', opacity: 1 },
       { translate: `${dx}px ${dy}px`, scale: '0.55', opacity: 0.3 },
-    ], { duration: 420, easing: 'cubic-bezier(.3,.6,.3,1)' }).onfinish = () => fly.remove();
+    ], { duration: FLY_MS * speed, easing: 'cubic-bezier(.3,.6,.3,1)' }).onfinish = () => fly.remove();
   }
 }
 
@@ -73,8 +81,9 @@ function flyToOpponents(screen, events) {
  * @param {GameEvent[]} events
  */
 export function animate(screen, before, events) {
-  if (!before.size || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
-  flyToOpponents(screen, events);
+  const speed = motionFactor();
+  if (!before.size || !speed) return;
+  flyToOpponents(screen, events, speed);
   const after = /** @type {HTMLElement[]} */ ([...screen.root.querySelectorAll('[data-key]')]);
   const keys = new Set(after.map((el) => el.dataset.key));
   const vanished = [];
@@ -82,6 +91,7 @@ export function animate(screen, before, events) {
   const dealt = events.some((e) => e.type === 'round_started');
   const actor = [...events].reverse().find((e) => typeof e.seat === 'number' && e.type !== 'turn_started')?.seat;
   let dealIndex = 0;
+  const oldMelds = meldsBefore(before);
   for (const el of after) {
     if (el.closest('.drag-ghost')) continue;
     const key = el.dataset.key ?? '';
@@ -96,8 +106,10 @@ export function animate(screen, before, events) {
         if (dealt) delay = 40 * dealIndex++;
       } else if (actor !== undefined && actor !== screen.state.view?.seat) {
         from = screen.root.querySelector(`#seat-${actor}`)?.getBoundingClientRect();
+        const meld = Number(el.dataset.meld);
+        if (!Number.isNaN(meld)) delay = MELD_STAGGER_MS * speed * Math.max(0, meld - oldMelds);
       }
-      if (!from) { el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200 }); continue; }
+      if (!from) { el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200 * speed }); continue; }
     }
     const to = el.getBoundingClientRect();
     const dx = from.left - to.left;
@@ -107,8 +119,21 @@ export function animate(screen, before, events) {
     el.animate([
       { translate: `${dx}px ${dy}px`, scale: `${s}` },
       { translate: '0 0', scale: '1' },
-    ], { duration: FLIP_MS, delay, easing: 'cubic-bezier(.2,.75,.25,1)', fill: 'backwards' });
+    ], { duration: FLIP_MS * speed, delay, easing: 'cubic-bezier(.2,.75,.25,1)', fill: 'backwards' });
   }
+}
+
+/**
+ * How many melds lay on the table before this render (their cards' keys are m:<index>:...).
+ * @param {Rects} before
+ */
+function meldsBefore(before) {
+  let n = 0;
+  for (const key of before.keys()) {
+    const m = /^m:(\d+):/.exec(key);
+    if (m) n = Math.max(n, Number(m[1]) + 1);
+  }
+  return n;
 }
 
 /**

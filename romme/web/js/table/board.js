@@ -29,8 +29,8 @@ export function renderPiles(screen) {
   const discard = els.discard;
   const top = v.discard_top;
   discard.replaceChildren(
-    top ? h('span.card.face', { html: cardSVG(top), dataset: { key: `d:${v.discard_count}:${top}`, card: top } }) : h('span.card.empty'),
-    h('span.count', String(v.discard_count)));
+    top ? h('span.card.face', { role: 'img', 'aria-label': cardName(top, t), html: cardSVG(top), dataset: { key: `d:${v.discard_count}:${top}`, card: top } }) : h('span.card.empty'),
+    h('span.count', { 'aria-hidden': 'true', dataset: { n: v.discard_count } }));
   discard.disabled = !(canDraw && top) && !state.discardTargetActive;
   discard.classList.toggle('can', canDraw && !!top);
   discard.setAttribute('aria-label', top ? t('table.discard_label', { card: cardName(top, t) }) : t('table.discard_empty'));
@@ -125,6 +125,32 @@ export function renderMelds(screen) {
       'aria-label': t('table.meld_label', { n: index + 1, owner: state.seatName(owner), cards: meld.cards.map(cardShort).join(' ') }),
     }, low, h('div.meld-cards', cards), high, h('span.meld-owner', { style: `--c:${owner}` }, state.seatName(owner))));
   });
+}
+
+/** The meld cards' width: never smaller (still readable), never larger than a hand's card. */
+const MELD_CARD_MIN = 24;
+const MELD_CARD_MAX = 110;
+
+/**
+ * Size the meld cards to the felt: as large as the melds still fit the meld area
+ * without scrolling (they wrap into rows), down to a readable minimum. A binary
+ * search over the card width, each step one layout of the meld area.
+ * @param {TableScreen} screen
+ */
+export function fitMelds(screen) {
+  const { center, melds } = screen.els;
+  if (center.hidden || !center.clientHeight) return;
+  const fits = () => center.scrollHeight <= center.clientHeight + 1 && center.scrollWidth <= center.clientWidth + 1;
+  let lo = MELD_CARD_MIN;
+  let hi = Math.min(MELD_CARD_MAX, center.clientWidth / 5);
+  melds.style.setProperty('--mcw', `${hi}px`);
+  if (fits()) return;
+  for (let i = 0; i < 7 && hi - lo > 1; i += 1) {
+    const mid = (lo + hi) / 2;
+    melds.style.setProperty('--mcw', `${mid}px`);
+    if (fits()) lo = mid; else hi = mid;
+  }
+  melds.style.setProperty('--mcw', `${Math.floor(lo)}px`);
 }
 
 /**

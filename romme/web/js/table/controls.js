@@ -37,7 +37,7 @@ export function renderControls(screen) {
   els.knock.hidden = !knockable;
   els.lay.hidden = knockable;
   els.knock.textContent = t('table.knock');
-  const segments = state.segments;
+  const segments = state.chosen;
   const lay = canLay(segments, v);
   els.lay.disabled = !lay;
   const value = segments.reduce((s, g) => s + g.value, 0);

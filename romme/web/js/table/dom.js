@@ -5,8 +5,8 @@
 
 import { t, translateDom } from '../i18n.js';
 import { setSound, soundOn } from '../sound.js';
-import { h, languagePicker } from '../ui.js';
-import { helpButton } from '../help.js';
+import { h } from '../ui.js';
+import { settingsButton } from '../settings.js';
 import { chatForm, limitChat } from '../widgets.js';
 
 /** @import { TableScreen } from './screen.js' */
@@ -33,6 +33,15 @@ export function buildTable(screen) {
   const status = h('div.turn-status', { id: 'turn-status', 'aria-live': 'polite' });
   const handActions = h('div.hand-actions', lay, knock, sortSuit, sortRank, hintBtn);
   const hand = h('div.hand', { id: 'hand', role: 'group', 'data-i18n-label': 'table.your_hand', onkeydown: (/** @type {KeyboardEvent} */ e) => screen.handKey(e) });
+  // A press on a meld's blue line leaves that meld out of "Lay cards" (or puts it back); it
+  // is caught before the hand's drag and tap see it.
+  hand.addEventListener('pointerdown', (e) => {
+    const line = e.target instanceof Element ? e.target.closest('.meld-line') : null;
+    if (!(line instanceof HTMLElement) || e.button !== 0) return;
+    e.stopPropagation();
+    e.preventDefault();
+    screen.toggleMeld(line.dataset.meld ?? '');
+  }, true);
   const meName = h('div.me-label', { id: 'me-label' });
   const me = h('div.me-area', status, handActions, hand, meName);
   const waiting = h('div.waiting', { id: 'waiting', hidden: true });
@@ -43,7 +52,11 @@ export function buildTable(screen) {
   const info = h('button', { id: 'player-info', onclick: () => screen.playerInfoDialog(), 'data-i18n': 'table.player_info' });
   const invite = h('button', { id: 'invite', onclick: () => screen.inviteDialog(), 'data-i18n': 'table.invite' });
   const results = h('button', { id: 'results', onclick: () => screen.openResults(), 'data-i18n': 'table.results' });
-  const leave = h('button.ghost', { id: 'leave', onclick: () => screen.leave(), 'data-i18n': 'table.leave' });
+  const leave = h('button.leave', { id: 'leave', onclick: () => screen.leave() }, icon('⎋'), h('span', { 'data-i18n': 'table.leave' }));
+  const sound = h('button.tool-btn', { id: 'sound', 'aria-pressed': String(soundOn()), onclick: () => { setSound(!soundOn()); showSound(sound); } });
+  showSound(sound);
+  const onSound = () => { if (!sound.isConnected) document.removeEventListener('romme-sound', onSound); else showSound(sound); };
+  document.addEventListener('romme-sound', onSound);
   const rules = h('ul.chips.small', { id: 'table-settings' });
   const chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite' });
   const chat = chatForm('table-chat-input', (text) => {
@@ -62,17 +75,13 @@ export function buildTable(screen) {
   const side = h('aside.side', { id: 'side' },
     h('button.icon-btn.side-close', { onclick: () => screen.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
     h('div.side-top', timerRing, limit),
-    h('div.side-buttons', info, invite, results, leave),
-    h('div.side-lang', languagePicker(),
-      h('button.small.ghost', { id: 'keys-help', onclick: () => screen.keysDialog(), 'data-i18n': 'keys.title', 'aria-keyshortcuts': '?' }),
-      helpButton('help-link'),
-      h('button.small.ghost', {
-        id: 'sound', 'aria-pressed': String(soundOn()), 'data-i18n': 'table.sound',
-        onclick: (/** @type {MouseEvent & {currentTarget: HTMLElement}} */ e) => {
-          setSound(!soundOn());
-          e.currentTarget.setAttribute('aria-pressed', String(soundOn()));
-        },
-      })),
+    h('div.side-buttons', info, invite, results),
+    h('div.side-tools',
+      h('button.tool-btn', { id: 'keys-help', onclick: () => screen.keysDialog(), 'aria-keyshortcuts': '?' }, icon('⌨'), h('span', { 'data-i18n': 'keys.title' })),
+      sound,
+      h('button.tool-btn', { id: 'help-link', type: 'button', onclick: () => { location.hash = '#/help'; } }, icon('?'), h('span', { 'data-i18n': 'help.button' })),
+      settingsButton('tool-btn')),
+    leave,
     rules,
     h('h2.chat-title', { 'data-i18n': 'table.chat' }), chatLog, chat);
   screen.root.replaceChildren(h('div.table-screen', felt, side, h('div.side-scrim', { onclick: () => screen.toggleSide(false) })));
@@ -83,6 +92,31 @@ export function buildTable(screen) {
     handActions, hand, meName, me, waiting, overlay, timerRing, limit, invite, results, rules, chatLog,
     sideToggle, miniTimer, miniLimit,
   };
+}
+
+/**
+ * A button's icon, a symbol the screen reader skips (the button's words say it).
+ * @param {string} symbol
+ */
+function icon(symbol) {
+  return h('span.btn-icon', { 'aria-hidden': 'true' }, symbol);
+}
+
+const SPEAKER = '<path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" width="1em" height="1em">${SPEAKER}`
+  + '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="1em" height="1em">${SPEAKER}`
+  + '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2"/></svg>';
+
+/**
+ * The sound button says whether the sound is on, in words and with its icon.
+ * @param {HTMLElement} button
+ */
+function showSound(button) {
+  const on = soundOn();
+  button.setAttribute('aria-pressed', String(on));
+  button.replaceChildren(h('span.btn-icon', { 'aria-hidden': 'true', html: on ? SPEAKER_ON : SPEAKER_OFF }),
+    h('span', t(on ? 'table.sound_on' : 'table.sound_off')));
 }
 
 /** @typedef {ReturnType<typeof buildTable>} Elements */

@@ -11,6 +11,7 @@ import { renderControls } from './controls.js';
 
 /** @import { Card } from '../types.js' */
 /** @import { TableScreen } from './screen.js' */
+/** @import { Segment } from './state.js' */
 
 /**
  * The same cards, in any order.
@@ -48,12 +49,15 @@ export function renderHand(screen) {
   if (!v) return;
   const box = screen.els.hand;
   const keys = keyed(state.hand, 'h:');
-  const segments = handMelds(state.hand, v.rules);
+  const segments = /** @type {Segment[]} */ (handMelds(state.hand, v.rules));
+  // A meld is known by its cards' keys: one the player left out stays out while it lasts.
+  for (const seg of segments) seg.key = keys.slice(seg.from, seg.to).join('|');
   state.segments = segments;
-  /** @type {Map<number, {first: boolean, last: boolean}>} */
+  state.leftOut = new Set([...state.leftOut].filter((key) => segments.some((s) => s.key === key)));
+  /** @type {Map<number, {first: boolean, last: boolean, key: string}>} */
   const inMeld = new Map();
   for (const seg of segments) {
-    for (let i = seg.from; i < seg.to; i += 1) inMeld.set(i, { first: i === seg.from, last: i === seg.to - 1 });
+    for (let i = seg.from; i < seg.to; i += 1) inMeld.set(i, { first: i === seg.from, last: i === seg.to - 1, key: seg.key ?? '' });
   }
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && box.contains(active) ? active.dataset.key : null;
@@ -69,6 +73,11 @@ export function renderHand(screen) {
       'aria-label': cardName(code, t) + (m ? `, ${t('table.in_meld')}` : ''),
       'aria-pressed': state.picked?.key === keys[i] ? 'true' : 'false',
     });
+    if (m) {
+      const out = state.leftOut.has(m.key);
+      el.append(h('span.meld-line', { class: out ? 'out' : '', dataset: { meld: m.key }, 'aria-hidden': 'true',
+        title: t(out ? 'table.meld_put_back' : 'table.meld_leave_out') }));
+    }
     if (state.picked?.key === keys[i]) el.classList.add('picked');
     if (state.hint?.cards?.includes(code)) el.classList.add('hinted');
     box.append(el);
@@ -78,8 +87,16 @@ export function renderHand(screen) {
   if (focused) /** @type {HTMLElement | null} */ (box.querySelector(`[data-key="${focused}"]`))?.focus();
 }
 
+/** Below this width a long hand is laid in two rows, so that its cards stay readable. */
+const TWO_ROWS_BELOW = 600;
+/** The cards' top edge in the hand box (room for a hovered card to rise). */
+const TOP = 14;
+
 /**
- * Place the cards as a fan; `gap` ({from, to}) previews a drag's landing place.
+ * Place the cards as a fan (two fans one above the other on a narrow screen),
+ * and make the hand box tall enough for the turned outer cards, so that nothing
+ * below it (the name plate) covers them; `gap` ({from, to}) previews a drag's
+ * landing place.
  * @param {TableScreen} screen
  * @param {{from: number, to: number} | null} [gap]
  */
@@ -90,13 +107,23 @@ export function layoutHand(screen, gap = null) {
   if (!n) return;
   const width = box.clientWidth;
   const cw = cards[0].offsetWidth || 80;
-  const mid = (n - 1) / 2;
-  const angle = Math.min(2.6, (width < 500 ? 18 : 26) / n);
+  const ch = cw * 1.4;
+  const rows = width < TWO_ROWS_BELOW && n > 8 ? 2 : 1;
+  const perRow = Math.ceil(n / rows);
+  const mid = (perRow - 1) / 2;
+  const angle = Math.min(2.6, (width < 500 ? 18 : 26) / perRow);
+  const rad = (angle * mid * Math.PI) / 180;
   // The outermost cards turn about a point below them: leave room for their swing.
-  const swing = 1.96 * cw * Math.sin((angle * mid * Math.PI) / 180);
-  const step = n > 1 ? Math.max(4, Math.min(cw * 0.62, (width - cw - 2 * swing - 4) / (n - 1))) : 0;
-  const total = cw + step * (n - 1);
+  const swing = 1.96 * cw * Math.sin(rad);
+  const step = perRow > 1 ? Math.max(4, Math.min(cw * 0.62, (width - cw - 2 * swing - 4) / (perRow - 1))) : 0;
+  const total = cw + step * (perRow - 1);
   const left0 = (width - total) / 2;
+  // A second row covers the lower part of the first; the top corners stay in view.
+  const rowStep = rows > 1 ? ch * 0.56 : 0;
+  const liftOf = (/** @type {number} */ off) => off * off * 0.9 * (cw / 90);
+  // How far the outermost card's lower corner comes below its place.
+  const drop = liftOf(mid) + (cw / 2) * Math.sin(rad) + 0.4 * ch * (1 - Math.cos(rad));
+  box.style.height = `${Math.ceil(TOP + rowStep * (rows - 1) + ch + drop + 4)}px`;
   // With a gap, the dragged card is taken out and the others close ranks around `to`.
   const slots = cards.map((_, i) => i);
   if (gap) {
@@ -104,15 +131,18 @@ export function layoutHand(screen, gap = null) {
     order.splice(gap.to, 0, gap.from);
     order.forEach((cardIndex, slot) => { slots[cardIndex] = slot; });
   }
-  screen.state.fan = { left0, step, cw, n, rect: box.getBoundingClientRect() };
+  screen.state.fan = { left0, step, cw, n, perRow, rowStep, rect: box.getBoundingClientRect() };
   box.style.setProperty('--step', `${step}px`);
   cards.forEach((el, i) => {
     const slot = slots[i];
-    const off = slot - mid;
-    el.style.left = `${left0 + slot * step}px`;
+    const row = Math.floor(slot / perRow);
+    const col = slot - row * perRow;
+    const off = col - mid;
+    el.style.left = `${left0 + col * step}px`;
+    el.style.top = `${TOP + row * rowStep}px`;
     el.style.zIndex = String(slot + 1);
     el.style.setProperty('--rot', `${off * angle}deg`);
-    el.style.setProperty('--lift', `${Math.abs(off) * Math.abs(off) * 0.9 * (cw / 90)}px`);
+    el.style.setProperty('--lift', `${liftOf(off)}px`);
   });
 }
 
@@ -127,8 +157,9 @@ export function insertionIndex(screen, x, y) {
   if (!f) return null;
   const r = screen.els.hand.getBoundingClientRect();
   if (y < r.top - 60 || y > r.bottom + 40 || x < r.left - 40 || x > r.right + 40) return null;
-  const i = Math.round((x - r.left - f.left0 - f.cw / 2) / (f.step || 1));
-  return Math.max(0, Math.min(f.n - 1, i));
+  const row = f.rowStep && y > r.top + TOP + f.rowStep ? 1 : 0;
+  const col = Math.max(0, Math.min(f.perRow - 1, Math.round((x - r.left - f.left0 - f.cw / 2) / (f.step || 1))));
+  return Math.max(0, Math.min(f.n - 1, row * f.perRow + col));
 }
 
 /**
@@ -169,4 +200,16 @@ export function sortHand(screen, how) {
   if (!screen.state.view) return;
   const hand = screen.state.hand;
   setOrder(screen, how === 'suit' ? sortBySuit(hand) : sortByRank(hand));
+}
+
+/**
+ * The meld whose blue line was pressed is left out of "Lay cards", or put back.
+ * @param {TableScreen} screen
+ * @param {string} key the meld's cards' keys
+ */
+export function toggleMeld(screen, key) {
+  const out = screen.state.leftOut;
+  if (out.has(key)) out.delete(key); else out.add(key);
+  renderHand(screen);
+  renderControls(screen);
 }

@@ -1,17 +1,18 @@
 // @ts-check
 // The keyboard: arrows move the focus in the hand (with Shift or Alt they move the
-// card), Space picks a card up to play it onto a target, letters for the moves.
+// card), Space picks a card up to play it onto a target, M leaves the focused
+// card's meld out of "Lay cards", letters for the moves.
 
 import { cardName } from '../cards.js';
 import { t } from '../i18n.js';
 import { dialog, h, toast } from '../ui.js';
-import { renderHand, reorder } from './hand.js';
+import { renderHand, reorder, toggleMeld } from './hand.js';
 import { askHint } from './hint.js';
 import { draw, knock, layCards, showTargets } from './moves.js';
 
 /** @import { TableScreen } from './screen.js' */
 
-export const KEY_HELP = ['keys.draw', 'keys.take_discard', 'keys.move_focus', 'keys.move_card', 'keys.discard', 'keys.pick', 'keys.lay', 'keys.knock', 'keys.hint'];
+export const KEY_HELP = ['keys.draw', 'keys.take_discard', 'keys.move_focus', 'keys.move_card', 'keys.discard', 'keys.pick', 'keys.lay', 'keys.leave_out', 'keys.knock', 'keys.hint'];
 
 /**
  * A key on a hand card.
@@ -43,6 +44,10 @@ export function handKey(screen, e) {
   else if (e.key === ' ') {
     e.preventDefault();
     pick(screen, i);
+  } else if (e.key.toLowerCase() === 'm' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    // The meld of the focused card is left out of "Lay cards" (or put back).
+    const seg = state.segments.find((s) => i >= s.from && i < s.to);
+    if (seg?.key) { e.preventDefault(); toggleMeld(screen, seg.key); }
   } else if (e.key === 'Escape' && state.picked) {
     state.picked = null;
     showTargets(screen, null, false);

@@ -75,10 +75,10 @@ export function discard(screen, code) {
  * @param {TableScreen} screen
  */
 export function layCards(screen) {
-  const { segments, hand } = screen.state;
-  if (!segments.length) return;
+  const { chosen, hand } = screen.state;
+  if (!chosen.length) return;
   clearHint(screen);
-  screen.send({ type: 'lay', melds: segments.map((s) => hand.slice(s.from, s.to)) });
+  screen.send({ type: 'lay', melds: chosen.map((s) => hand.slice(s.from, s.to)) });
 }
 
 /** @param {TableScreen} screen */

@@ -14,11 +14,11 @@ import { play } from '../sound.js';
 import { sortBySuit } from '../preview.js';
 import { clear, h } from '../ui.js';
 import { animate, captureRects, flashTurn } from './anim.js';
-import { renderMelds, renderOpponents, renderPiles, renderWaiting } from './board.js';
+import { fitMelds, renderMelds, renderOpponents, renderPiles, renderWaiting } from './board.js';
 import { markFresh, noteMoves, renderControls } from './controls.js';
 import { exit, inviteDialog, leave, playerInfoDialog } from './dialogs.js';
 import { buildTable } from './dom.js';
-import { insertionIndex, layoutHand, renderHand, reorder, sortHand, syncHand } from './hand.js';
+import { insertionIndex, layoutHand, renderHand, reorder, sortHand, syncHand, toggleMeld } from './hand.js';
 import { askHint, showHint } from './hint.js';
 import { globalKey, handKey, keysDialog } from './keys.js';
 import { draw, dropOn, knock, layCards, showTargets, tapCard } from './moves.js';
@@ -49,6 +49,9 @@ export class TableScreen {
     this.tick = setInterval(() => renderTimer(this), 250);
     this.onResize = () => layoutHand(this);
     window.addEventListener('resize', this.onResize);
+    // The meld area changes with the window and with the hand's height.
+    this.meldFit = new ResizeObserver(() => fitMelds(this));
+    this.meldFit.observe(this.els.center);
     this.onKey = (/** @type {KeyboardEvent} */ e) => globalKey(this, e);
     document.addEventListener('keydown', this.onKey);
   }
@@ -56,6 +59,7 @@ export class TableScreen {
   destroy() {
     clearInterval(this.tick);
     window.removeEventListener('resize', this.onResize);
+    this.meldFit.disconnect();
     document.removeEventListener('keydown', this.onKey);
     document.title = t('app.name');
     clear(this.root);
@@ -136,6 +140,8 @@ export class TableScreen {
     if (what === 'language') {
       this.els = buildTable(this);
       this.drag = this.makeDrag();
+      this.meldFit.disconnect();
+      this.meldFit.observe(this.els.center);
       this.render([]);
       return;
     }
@@ -183,6 +189,7 @@ export class TableScreen {
     renderOpponents(this);
     renderMelds(this);
     renderHand(this);
+    fitMelds(this);
     renderControls(this);
     renderSummary(this);
     animate(this, before, events);
@@ -207,6 +214,8 @@ export class TableScreen {
   /** @param {'stock' | 'discard'} source */
   draw(source) { draw(this, source); }
   layCards() { layCards(this); }
+  /** @param {string} key a meld of the hand, by its cards' keys */
+  toggleMeld(key) { toggleMeld(this, key); }
   knock() { knock(this); }
   /**
    * @param {Card | null | undefined} code

@@ -13,6 +13,7 @@ import { t } from '../i18n.js';
  * @property {number} from
  * @property {number} to one past the last card
  * @property {number} value
+ * @property {string} [key] its cards' keys, which stay while the meld stays in the hand
  */
 
 /**
@@ -21,6 +22,8 @@ import { t } from '../i18n.js';
  * @property {number} step
  * @property {number} cw a card's width
  * @property {number} n
+ * @property {number} perRow cards in a row (all of them, or half in two rows)
+ * @property {number} rowStep how far the second row lies below the first (0: one row)
  * @property {DOMRect} rect
  */
 
@@ -35,6 +38,12 @@ export class TableState {
   pendingOrder = null;
   /** The melds the hand shows side by side (what "Lay cards" lays). @type {Segment[]} */
   segments = [];
+  /** The melds of the hand the player left out of "Lay cards" (their keys). @type {Set<string>} */
+  leftOut = new Set();
+
+  /** The melds "Lay cards" lays: those of the hand the player did not leave out. */
+  get chosen() { return this.segments.filter((s) => !s.key || !this.leftOut.has(s.key)); }
+
   /** The fan's geometry after the last layout. @type {Fan | null} */
   fan = null;
   /** The card picked up with the keyboard or a tap, to play it onto a target. @type {{key: string, code: Card} | null} */
