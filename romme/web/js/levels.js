@@ -52,11 +52,11 @@ export function levelProgress(level, xp) {
   const name = t(`level.${level.name}`);
   const next = level.next_at;
   const share = next === null ? 1 : (xp - level.xp_from) / (next - level.xp_from);
+  const way = next === null ? t('level.top', { xp: formatNumber(xp) })
+    : t('level.next', { xp: formatNumber(xp), left: formatNumber(next - xp) });
   return h('div.level-progress', { id: 'level-progress' },
-    h('div.level-head', h('strong', t('level.title', { level: level.number, name })),
-      h('span.muted', next === null ? t('level.top', { xp: formatNumber(xp) })
-        : t('level.next', { xp: formatNumber(xp), left: formatNumber(next - xp) }))),
-    h('div.level-bar', { role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(share * 100) },
+    h('div.level-head', h('strong', t('level.title', { level: level.number, name })), h('span.muted', way)),
+    h('div.level-bar', { role: 'progressbar', 'aria-label': way, 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(share * 100) },
       h('span', { style: `width:${Math.round(share * 100)}%` })));
 }
 
