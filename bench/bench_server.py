@@ -285,6 +285,26 @@ async def open_table(group: list[Seat], settings: dict[str, Any], tag: str) -> N
     await group[0].request({"type": "start_game", "table": table}, f"s{tag}")
 
 
+async def open_tables(seats: list[Seat], settings: dict[str, Any], tag: str) -> None:
+    """A started table for each four seats in turn."""
+    for t in range(len(seats) // 4):
+        group = seats[4 * t : 4 * t + 4]
+        for seat in group:
+            seat.group = group
+            seat.settings = settings
+        await open_table(group, settings, f"{tag}{t}")
+
+
+async def close_seats(seats: list[Seat]) -> None:
+    """Stop the clients: their sockets closed, their readers ended."""
+    for seat in seats:
+        seat.stop_at = 0
+    await asyncio.gather(*(seat.ws.close() for seat in seats), return_exceptions=True)
+    for seat in seats:
+        seat.reader.cancel()
+    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
+
+
 async def run_server_load(
     server: Server,
     tables: int,
@@ -318,12 +338,7 @@ async def run_server_load(
             )
         )
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
-    for t in range(tables):
-        group = seats[4 * t : 4 * t + 4]
-        for seat in group:
-            seat.group = group
-            seat.settings = settings
-        await open_table(group, settings, str(t))
+    await open_tables(seats, settings, "")
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with
     # 2,000 clients' state in memory: a pause that is not the server's latency.
@@ -344,12 +359,7 @@ async def run_server_load(
     gc.enable()
     gc.unfreeze()
     stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
-    for seat in seats:
-        seat.stop_at = 0
-    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-    for seat in seats:
-        seat.reader.cancel()
-    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
+    await close_seats(seats)
     return stats
 
 
