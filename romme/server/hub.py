@@ -378,6 +378,19 @@ class Hub:
             self.spawn(table.stop())
         self.lobby.changed()
 
+    def restore_failed(self, table_id: int) -> None:
+        """A restored table's log could not be replayed (in its task, see
+        ``take_over``): the game stays in the store untouched; /healthz reports
+        it, and this node keeps its lease (see ``Ownership.unrestored``)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        self.spawn(table.stop())
+        self.unrestored.append(table_id)
+        if table.epoch is not None:
+            self.ownership.unrestored[table_id] = table.epoch
+        self.lobby.changed()
+
     def lease_lost(self, table_id: int) -> None:
         """Another node runs the table now: it leaves this node, and the
         connections at it reconnect (to find it where it runs)."""

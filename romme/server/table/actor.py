@@ -249,7 +249,13 @@ class TableActor(Timing):
     async def resume(self) -> None:
         """After a restore: replay the game, finish what the crash interrupted, let
         bots move."""
-        self._replay()
+        try:
+            self._replay()
+        except Exception:
+            log.exception("restore_failed", extra={"table": self.id})
+            self._closing = True
+            self.server.restore_failed(self.id)
+            return
         if self.status == PLAYING and self.game is None:
             # The server stopped between starting the game and dealing its first round.
             self.game = Game(self.rules, self.settings.seats, self.match_seed)
