@@ -333,8 +333,9 @@ def bench_failover(args: argparse.Namespace, workdir: Path) -> list[str]:
 # ------------------------------------------------------- takeover and start
 
 
-def sample_logs(count: int) -> list[tuple[bytes, list[dict[str, Any]]]]:
-    """``count`` match seeds with the first 30 to 150 actions of a real four-seat game."""
+def sample_logs(count: int, rules: Rules) -> list[tuple[bytes, list[dict[str, Any]]]]:
+    """``count`` match seeds with the first 30 to 150 actions of a real four-seat
+    game under ``rules``."""
 
     class Enough(Exception):
         pass
@@ -352,7 +353,7 @@ def sample_logs(count: int) -> list[tuple[bytes, list[dict[str, Any]]]]:
                 raise Enough
 
         with contextlib.suppress(Enough):
-            play_game(Game(Rules.classic(), 4, seed), on_action=keep)
+            play_game(Game(rules, 4, seed), on_action=keep)
         logs.append((seed, played))
     return logs
 
@@ -364,7 +365,7 @@ async def seed_tables(db: str, count: int, owner: str | None) -> None:
     try:
         players = [await store.create_guest(f"Seat{n}x{secrets.token_hex(3)}") for n in range(8)]
         settings = parse_settings(SETTINGS)
-        logs = sample_logs(20)
+        logs = sample_logs(20, settings.rules())
         rules = settings.rules().to_json()
 
         async def one(n: int) -> None:
