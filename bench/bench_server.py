@@ -308,6 +308,33 @@ async def open_table(group: list[Seat], settings: dict[str, Any], tag: str) -> N
     await group[0].request({"type": "start_game", "table": table}, f"s{tag}")
 
 
+async def open_tables(
+    seats: list[Seat], settings: dict[str, Any], tag: str, mixed_stake: int = 0
+) -> None:
+    """A started table for each four seats in turn.
+
+    With a mixed stake every other table is staked, so that staked and free
+    tables share the same load.
+    """
+    for t in range(len(seats) // 4):
+        group = seats[4 * t : 4 * t + 4]
+        table_settings = {**settings, "stake": mixed_stake} if mixed_stake and t % 2 else settings
+        for seat in group:
+            seat.group = group
+            seat.settings = table_settings
+        await open_table(group, table_settings, f"{tag}{t}")
+
+
+async def close_seats(seats: list[Seat]) -> None:
+    """Stop the clients: their sockets closed, their readers ended."""
+    for seat in seats:
+        seat.stop_at = 0
+    await asyncio.gather(*(seat.ws.close() for seat in seats), return_exceptions=True)
+    for seat in seats:
+        seat.reader.cancel()
+    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
+
+
 async def run_server_load(
     server: Server,
     tables: int,
@@ -342,14 +369,7 @@ async def run_server_load(
             )
         )
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
-    for t in range(tables):
-        group = seats[4 * t : 4 * t + 4]
-        # With a mixed stake every other table is staked: both kinds share the load.
-        table_settings = {**settings, "stake": mixed_stake} if mixed_stake and t % 2 else settings
-        for seat in group:
-            seat.group = group
-            seat.settings = table_settings
-        await open_table(group, table_settings, str(t))
+    await open_tables(seats, settings, "", mixed_stake)
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with
     # 2,000 clients' state in memory: a pause that is not the server's latency.
@@ -370,12 +390,7 @@ async def run_server_load(
     gc.enable()
     gc.unfreeze()
     stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
-    for seat in seats:
-        seat.stop_at = 0
-    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-    for seat in seats:
-        seat.reader.cancel()
-    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
+    await close_seats(seats)
     return stats
 
 

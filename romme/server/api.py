@@ -183,8 +183,7 @@ async def healthz(request: Request) -> Response:
     db_ok = False
     if state.store is not None:
         try:
-            await asyncio.wait_for(state.store.ping(), timeout=2)
-            db_ok = True
+            db_ok = await asyncio.wait_for(state.store.ping(), timeout=2)
         except Exception:
             db_ok = False
     counts = (
@@ -194,6 +193,7 @@ async def healthz(request: Request) -> Response:
             "tables": 0,
             "connections": 0,
             "unrestored_tables": [],
+            "replaying_tables": 0,
             "node": None,
             "owned_tables": [],
             "redis": None,

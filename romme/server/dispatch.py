@@ -12,6 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from romme.engine.errors import EngineError
 from romme.server import messages
 from romme.server.connection import Connection
@@ -64,11 +66,22 @@ async def handle(hub: Hub, conn: Connection, message: ClientMessage, msg_id: Any
         await HANDLERS[type(message)](hub, conn, message, msg_id)
     except (ProtocolError, EngineError, StoreError) as exc:
         conn.error(exc, msg_id)
+    except (SQLAlchemyError, OSError) as exc:
+        # The database cannot be reached (down, or this node is cut off from it):
+        # nothing was stored; the client may try again shortly.
+        log.warning(
+            "request_store_unreachable",
+            extra={"player": conn.nickname, "kind": type(message).__name__, "error": repr(exc)},
+        )
+        conn.error(
+            ProtocolError("server_busy", "the database cannot be reached: try again shortly"),
+            msg_id,
+        )
     except Exception:
         # A fault of the server, not of the message: logged with its traceback,
         # answered, and the connection stays usable.
         log.exception(
-            "request_failed", extra={"player": conn.nickname, "message": type(message).__name__}
+            "request_failed", extra={"player": conn.nickname, "kind": type(message).__name__}
         )
         conn.error(ProtocolError("server_error"), msg_id)
 

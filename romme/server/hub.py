@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +42,8 @@ from romme.server.timers import Clock
 from romme.store import StoreError
 
 if TYPE_CHECKING:
-    from romme.store import Store, TableRecord
+    from romme.store import Store
+    from romme.store.rebuild import TableToRebuild
 
 __all__ = ["Hub"]
 
@@ -98,46 +100,78 @@ class Hub:
             self.spawn(gc_loop(self.options))
         log.info("hub_started", extra={"tables": len(self.tables)})
 
-    async def take_over(self, epochs: dict[int, int]) -> None:
-        """Rebuild the tables this node just took (table id -> lease epoch) from the
-        store, in one read, and resume them; the players connected here get them."""
-        for record in await self.store.unfinished_tables(epochs):
+    async def take_over(self, epochs: dict[int, int], claimed_at: float | None = None) -> None:
+        """Take the tables this node just took (table id -> lease epoch) from the
+        store, in one bulk read, and resume them; the players connected here get
+        them.
+
+        The tables are registered at once (the node answers for them), and their
+        games are replayed one at a time in the background, each in its own task
+        and one per turn of the event loop, so that the node keeps answering
+        meanwhile; a table given work before its turn comes replays at once.
+        Their timers run from the stored time of their last action. The log line
+        ``tables_restored`` says how long it all took from ``claimed_at`` (the
+        ``time.perf_counter()`` before the tables were claimed)."""
+        started = time.perf_counter() if claimed_at is None else claimed_at
+        restored: list[TableActor] = []
+        for stored in await self.store.tables_to_rebuild(epochs, chat_lines=TABLE_CHAT):
             try:
-                table = await self._restore(record, epochs[record.id])
+                table = self._restore(stored, epochs[stored.record.id])
             except Exception:
                 # The game stays in the store untouched; /healthz reports it until
                 # a server that can rebuild it starts.
-                self.unrestored.append(record.id)
-                self.ownership.unrestored[record.id] = epochs[record.id]
-                log.exception("restore_failed", extra={"table": record.id})
+                self.unrestored.append(stored.record.id)
+                self.ownership.unrestored[stored.record.id] = epochs[stored.record.id]
+                log.exception("restore_failed", extra={"table": stored.record.id})
                 continue
-            if table is None:
-                continue
-            self._watch_host(table)
-            for seat in table.seats:
-                for conn in list(self.registry.by_player.get(seat.player_id or 0, ())):
-                    if not seat.left:
-                        table.post(table.subscribe, conn)
+            if table is not None:
+                restored.append(table)
         if self.relay is not None and epochs:
             self.relay.taken(sorted(epochs))
         self.lobby.changed()
+        if restored:
+            self.spawn(self._resume_in_turn(restored, started, time.perf_counter()))
 
-    async def _restore(self, record: TableRecord, epoch: int) -> TableActor | None:
+    def _restore(self, stored: TableToRebuild, epoch: int) -> TableActor | None:
+        record = stored.record
         if record.status not in (WAITING, PLAYING):
             return None
-        host = await self.store.get_player(record.host_id)
-        table = TableActor.from_record(self, record, host.nickname if host else "?")
+        table = TableActor.from_record(self, record, stored.host_name)
         table.epoch = epoch
-        chat = await self.store.recent_chat(record.id, TABLE_CHAT)
-        table.chat.extend(messages.chat_entry(m) for m in chat)
+        table.chat.extend(messages.chat_entry(m) for m in stored.chat)
         self.tables[table.id] = table
-        table.start()
         table.post(table.resume)
+        table.start(on_first_use=True)
         log.info(
             "table_restored",
             extra={"table": table.id, "version": table.version, "status": table.status},
         )
         return table
+
+    async def _resume_in_turn(
+        self, tables: list[TableActor], started: float, answering: float
+    ) -> None:
+        """Wake the restored tables one per turn of the event loop (each replays
+        its game in its task) and subscribe the players connected here. The log
+        line says when the tables answered (were registered) and when the last
+        one was replayed, in milliseconds from the claim."""
+        for table in tables:
+            table.wake()
+            self._watch_host(table)
+            for seat in table.seats:
+                for conn in list(self.registry.by_player.get(seat.player_id or 0, ())):
+                    if not seat.left:
+                        table.post(table.subscribe, conn)
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the last table's replay
+        log.info(
+            "tables_restored",
+            extra={
+                "tables": len(tables),
+                "answering_ms": round((answering - started) * 1000),
+                "ms": round((time.perf_counter() - started) * 1000),
+            },
+        )
 
     async def begin_shutdown(self) -> None:
         """Stop taking moves, let the tables finish their writes, tell the clients."""
@@ -344,6 +378,19 @@ class Hub:
             self.spawn(table.stop())
         self.lobby.changed()
 
+    def restore_failed(self, table_id: int) -> None:
+        """A restored table's log could not be replayed (in its task, see
+        ``take_over``): the game stays in the store untouched; /healthz reports
+        it, and this node keeps its lease (see ``Ownership.unrestored``)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        self.spawn(table.stop())
+        self.unrestored.append(table_id)
+        if table.epoch is not None:
+            self.ownership.unrestored[table_id] = table.epoch
+        self.lobby.changed()
+
     def lease_lost(self, table_id: int) -> None:
         """Another node runs the table now: it leaves this node, and the
         connections at it reconnect (to find it where it runs)."""
@@ -365,5 +412,6 @@ class Hub:
             "tables": sum(1 for t in self.tables.values() if t.status != FINISHED),
             "connections": len(self.registry.connections),
             "unrestored_tables": list(self.unrestored),
+            "replaying_tables": sum(1 for t in self.tables.values() if not t.replayed),
             **self.ownership.health(),
         }

@@ -57,7 +57,7 @@ class OwnershipHost(Protocol):
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
 
-    async def take_over(self, epochs: dict[int, int]) -> None:
+    async def take_over(self, epochs: dict[int, int], claimed_at: float | None = None) -> None:
         """Rebuild and run the tables just taken (table id -> epoch)."""
         ...
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from romme.server.nodelink import OwnershipHost
 from romme.server.presence import Presence
@@ -60,6 +61,9 @@ class Ownership:
         """The live nodes' table counts as their last heartbeats said."""
         self._seen_free: set[int] = set()
         """Free tables offered to another node at the last tick."""
+        self._store_back_at: float | None = 0.0
+        """Since when (``time.monotonic()``) the database has answered every tick;
+        ``None`` while it does not."""
 
     def owned(self) -> dict[int, int]:
         """The unfinished tables this node runs, with their epochs."""
@@ -77,8 +81,9 @@ class Ownership:
     async def start(self) -> None:
         """Take this node's first tables (all of them on a single server)."""
         if self.presence is None:
+            claimed_at = time.perf_counter()
             epochs = await self.hub.store.claim_all_tables(self.node, LEASE_SECONDS)
-            await self.hub.take_over(epochs)
+            await self.hub.take_over(epochs, claimed_at)
         else:
             await self.presence.start(0)
             await self.take_free_tables()
@@ -96,12 +101,31 @@ class Ownership:
                 await self.renew()
                 if self.presence is not None:
                     await self.presence.beat(len(self.owned()))
-                    await self.take_free_tables()
+                    if self._may_take():
+                        await self.take_free_tables()
             except Exception as exc:  # the database is away: try again at the next tick
                 log.warning("lease_renewal_failed", extra={"error": repr(exc)})
+                self._store_back_at = None
+            else:
+                if self._store_back_at is None:
+                    self._store_back_at = time.monotonic()
+
+    def _may_take(self) -> bool:
+        """Whether this node may take free tables now. After the database was away
+        (for everyone, maybe) every lease may have run out: for :data:`SILENT`
+        seconds after it is back a node only renews its own leases, so that each
+        node keeps its tables instead of taking the others' (a node that is really
+        gone loses its tables a little later)."""
+        back = self._store_back_at
+        return back is not None and time.monotonic() - back >= SILENT
 
     async def renew(self) -> None:
-        lost = await self.hub.store.renew_leases(self.node, self.leased(), LEASE_SECONDS)
+        """Renew this node's leases (with none, see that the database answers:
+        either raises while it is away)."""
+        leased = self.leased()
+        if not leased and not await self.hub.store.ping():
+            raise ConnectionError("the database does not answer")
+        lost = await self.hub.store.renew_leases(self.node, leased, LEASE_SECONDS)
         for table_id in lost:
             if self.unrestored.pop(table_id, None) is not None:
                 continue
@@ -133,14 +157,11 @@ class Ownership:
             if nodes[lease.table_id % len(nodes)] == self.node or lease.table_id in self._seen_free:
                 mine.append((lease.table_id, lease.epoch))
         self._seen_free = {lease.table_id for lease in free} - {t for t, _ in mine}
-        epochs: dict[int, int] = {}
-        for table_id, epoch in mine:
-            claimed = await self.hub.store.claim_table(table_id, self.node, LEASE_SECONDS, epoch)
-            if claimed is not None:
-                epochs[table_id] = claimed
+        claimed_at = time.perf_counter()
+        epochs = await self.hub.store.claim_tables(self.node, LEASE_SECONDS, dict(mine))
         if epochs:
             log.info("tables_taken", extra={"node": self.node, "tables": sorted(epochs)})
-            await self.hub.take_over(epochs)
+            await self.hub.take_over(epochs, claimed_at)
 
     def least_loaded(self) -> str:
         """The live node that runs the fewest tables (this one on a tie): where a new

@@ -20,7 +20,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from romme.store.core import StoreCore, bad, check_json, is_id, is_int
+from romme.store.core import StoreCore, bad, check_json, is_id, is_int, lease_lost
 from romme.store.errors import StoreError
 from romme.store.models import GameTable, TableAction
 
@@ -181,11 +181,7 @@ class AppendWriter:
                 if table is None:
                     outcome = StoreError("no_such_table", f"there is no table {table_id}")
                 elif append.epoch is not None and append.epoch != table.owner_epoch:
-                    outcome = StoreError(
-                        "lease_lost",
-                        f"table {table_id} belongs to epoch {table.owner_epoch} now, "
-                        f"not {append.epoch}: another node took it",
-                    )
+                    outcome = lease_lost(table_id, table.owner_epoch, append.epoch)
                 elif table.status == "finished":
                     outcome = StoreError("game_over", f"table {table_id}'s game is finished")
                 elif last[table_id] is not None and first != last[table_id] + 1:  # type: ignore[operator]

@@ -22,14 +22,17 @@ _CHAT_RAW_MAX = 4 * CHAT_MAX
 class ChatStore(StoreCore):
     """The store's chat (see :class:`romme.store.Store`)."""
 
-    async def add_chat(self, table_id: int | None, player_id: int, text: str) -> dict[str, Any]:
+    async def add_chat(
+        self, table_id: int | None, player_id: int, text: str, epoch: int | None = None
+    ) -> dict[str, Any]:
         """Store a chat message (lobby when ``table_id`` is ``None``) and return it as
         ``ChatMessage``. The text is kept as plain text, as given, less control
-        characters other than newlines."""
+        characters other than newlines. With ``epoch``, the writer's lease of the
+        table must still hold (``lease_lost`` otherwise)."""
         cleaned = _clean_chat(text)
         async with self._write() as session:
             if table_id is not None:
-                await self._require_table(session, table_id)
+                await self._require_table(session, table_id, epoch=epoch)
             player = await self._require_player(session, player_id)
             message = ChatMessage(
                 table_id=table_id, player_id=player_id, text=cleaned, created_at=self._now()

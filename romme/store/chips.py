@@ -235,19 +235,21 @@ class ChipStore(StoreCore):
         seats: list[dict[str, Any]],
         stake: int,
         cost_percent: int,
+        epoch: int | None = None,
     ) -> None:
         """Store a table's start (status ``playing``, its seats) and, in the same
         transaction, pay every seat's stake into the game's escrow: a player's from
         their own account, a computer opponent's from the house. Raises
         ``insufficient_chips`` (naming the player) and changes nothing if a balance
-        is too low."""
+        is too low; ``lease_lost`` likewise if ``epoch`` is given and another node
+        took the table."""
         if not is_int(stake) or not 0 <= stake <= STAKE_MAX:
             raise bad(f"the stake is a whole number from 0 to {STAKE_MAX}")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise bad("seats is a list of objects")
         check_json(seats, "seats")
         async with self._write() as session:
-            table = await self._require_table(session, table_id, lock=True)
+            table = await self._require_table(session, table_id, lock=True, epoch=epoch)
             if table.status != WAITING:
                 raise StoreError("already_started", f"table {table_id} is not waiting")
             now = self._now()

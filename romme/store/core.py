@@ -101,14 +101,27 @@ class StoreCore:
         return player
 
     @staticmethod
-    async def _require_table(session: AsyncSession, table_id: int, lock: bool = False) -> GameTable:
+    async def _require_table(
+        session: AsyncSession, table_id: int, lock: bool = False, epoch: int | None = None
+    ) -> GameTable:
+        """The table's row, locked against other writers of it (``lock``, also
+        whenever ``epoch`` is given). With ``epoch`` (the ownership lease's epoch a
+        node holds, :mod:`romme.store.leases`) it must still be the table's:
+        ``lease_lost`` otherwise. The lock makes a node that takes the table
+        (raising its epoch) wait for this transaction, or this read see the new
+        epoch."""
         if not is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
+        if epoch is not None and not is_int(epoch):
+            raise bad("epoch is an integer")
+        locked = lock or epoch is not None
         table = await session.get(
-            GameTable, table_id, with_for_update={"key_share": True} if lock else None
+            GameTable, table_id, with_for_update={"key_share": True} if locked else None
         )
         if table is None:
             raise StoreError("no_such_table", f"there is no table {table_id}")
+        if epoch is not None and epoch != table.owner_epoch:
+            raise lease_lost(table_id, table.owner_epoch, epoch)
         return table
 
     def _new_player(
@@ -153,6 +166,15 @@ def is_id(value: object) -> bool:
 
 def bad(message: str) -> StoreError:
     return StoreError("bad_message", message)
+
+
+def lease_lost(table_id: int, held: int, epoch: int) -> StoreError:
+    """The refusal of a write by a node whose lease of the table (``epoch``) is no
+    longer the table's (``held``): another node took the table."""
+    return StoreError(
+        "lease_lost",
+        f"table {table_id} belongs to epoch {held} now, not {epoch}: another node took it",
+    )
 
 
 def check_json(value: object, what: str) -> None:

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, or_, select, true, update
+from sqlalchemy import ColumnElement, or_, select, true, tuple_, update
 
 from romme.store.core import StoreCore, is_id
 from romme.store.models import GameTable, Invitation
@@ -49,10 +49,35 @@ class LeaseStore(StoreCore):
     async def claim_all_tables(self, node: str, seconds: float) -> dict[int, int]:
         """Take every unfinished table for ``node``, whoever held it (the start of a
         single server, which is the only node). Returns each table's new epoch."""
+        return await self._claim(node, seconds, true())
+
+    async def claim_table(self, table_id: int, node: str, seconds: float, epoch: int) -> int | None:
+        """Take the unfinished table ``table_id`` for ``node`` if its epoch is still
+        ``epoch`` (the one seen when its lease was found expired, or 0 for a table
+        just created). Returns the new epoch, or ``None`` if another node was first."""
+        return (await self.claim_tables(node, seconds, {table_id: epoch})).get(table_id)
+
+    async def claim_tables(
+        self, node: str, seconds: float, epochs: dict[int, int]
+    ) -> dict[int, int]:
+        """Take for ``node`` each unfinished table of ``epochs`` (table id -> the
+        epoch seen) whose epoch is still the one seen, in one statement: a
+        compare-and-set per table. Returns the new epochs of the tables taken;
+        another node was first to the others."""
+        if not epochs:
+            return {}
+        seen = tuple_(GameTable.id, GameTable.owner_epoch).in_(list(epochs.items()))
+        return await self._claim(node, seconds, seen)
+
+    async def _claim(
+        self, node: str, seconds: float, condition: ColumnElement[bool]
+    ) -> dict[int, int]:
+        """The unfinished tables that meet ``condition`` go to ``node``, their epochs
+        raised; their new epochs."""
         async with self._write() as session:
             rows = await session.execute(
                 update(GameTable)
-                .where(GameTable.status.in_(_UNFINISHED))
+                .where(GameTable.status.in_(_UNFINISHED), condition)
                 .values(
                     owner_node=node,
                     owner_epoch=GameTable.owner_epoch + 1,
@@ -61,23 +86,6 @@ class LeaseStore(StoreCore):
                 .returning(GameTable.id, GameTable.owner_epoch)
             )
             return {row.id: row.owner_epoch for row in rows}
-
-    async def claim_table(self, table_id: int, node: str, seconds: float, epoch: int) -> int | None:
-        """Take the unfinished table ``table_id`` for ``node`` if its epoch is still
-        ``epoch`` (the one seen when its lease was found expired, or 0 for a table
-        just created). Returns the new epoch, or ``None`` if another node was first."""
-        async with self._write() as session:
-            claimed = await session.scalar(
-                update(GameTable)
-                .where(
-                    GameTable.id == table_id,
-                    GameTable.owner_epoch == epoch,
-                    GameTable.status.in_(_UNFINISHED),
-                )
-                .values(owner_node=node, owner_epoch=epoch + 1, lease_until=self._until(seconds))
-                .returning(GameTable.owner_epoch)
-            )
-            return claimed
 
     async def renew_leases(self, node: str, epochs: dict[int, int], seconds: float) -> list[int]:
         """Extend ``node``'s leases of the tables ``epochs`` (table id -> the epoch

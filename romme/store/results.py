@@ -40,10 +40,14 @@ class ResultStore(StoreCore):
         totals: list[int],
         seat_players: list[int],
         results: list[dict[str, Any]],
+        epoch: int | None = None,
     ) -> dict[str, dict[str, float]]:
         """Record a finished game in one transaction: the table's status, the result,
-        every player's statistics and rating. Returns ``{"<seat>": {"before": x,
-        "after": y}}`` (shown ratings) for each seat whose rating is kept.
+        every player's statistics and rating (and the settlement of its stakes).
+        With ``epoch``, the writer's lease of the table must still hold
+        (``lease_lost``, and nothing is stored, if another node took it). Returns
+        ``{"<seat>": {"before": x, "after": y}}`` (shown ratings) for each seat
+        whose rating is kept.
 
         Places: the winners first, then lower ``totals`` (penalty points). Guests
         play in the rating model with a new player's rating, which is not kept.
@@ -57,7 +61,7 @@ class ResultStore(StoreCore):
         try:
             async with self._write() as session:
                 changes = await self._finish_game(
-                    session, table_id, winners, totals, seat_players, results, tallied
+                    session, table_id, winners, totals, seat_players, results, tallied, epoch
                 )
             self.results_version += 1
             return changes
@@ -77,8 +81,9 @@ class ResultStore(StoreCore):
         seat_players: Sequence[int],
         results: Sequence[dict[str, Any]],
         tallied: Tally | None,
+        epoch: int | None,
     ) -> dict[str, dict[str, float]]:
-        table = await self._require_table(session, table_id, lock=True)
+        table = await self._require_table(session, table_id, lock=True, epoch=epoch)
         stored = await session.get(GameResult, table_id)
         if stored is not None:
             return dict(stored.rating_changes)

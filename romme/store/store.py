@@ -6,7 +6,7 @@ PostgreSQL. Each method is one short transaction; bad input raises
 :class:`StoreError` with a code of the wire protocol and changes nothing.
 
 The action log of a table is the source of truth: a table is rebuilt after a
-restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`).
+restart from its rules, match seed and actions (:meth:`Store.tables_to_rebuild`).
 
 :class:`Store` combines one class per concern, each in its own module:
 :mod:`~romme.store.players`, :mod:`~romme.store.sessions`,
@@ -14,8 +14,8 @@ restart from its rules, match seed and actions (:meth:`Store.unfinished_tables`)
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
 :mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping`,
 :mod:`~romme.store.history`, :mod:`~romme.store.friends`,
-:mod:`~romme.store.moderation`, :mod:`~romme.store.account_owner` and
-:mod:`~romme.store.leases`, on top of
+:mod:`~romme.store.moderation`, :mod:`~romme.store.account_owner`,
+:mod:`~romme.store.leases` and :mod:`~romme.store.rebuild`, on top of
 :mod:`~romme.store.core` and :mod:`~romme.store.database`.
 """
 
@@ -43,6 +43,7 @@ from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
 from romme.store.leases import LeaseStore
 from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
+from romme.store.rebuild import RebuildStore
 from romme.store.results import ResultStore
 from romme.store.sessions import SessionStore
 from romme.store.statistics import StatisticsStore
@@ -77,6 +78,7 @@ class Store(
     StatisticsStore,
     ChipStore,
     LeaseStore,
+    RebuildStore,
 ):
     """The game server's persistence. Open with :meth:`Store.open`, which creates
     and migrates the database; :meth:`close` when done.

@@ -1,14 +1,14 @@
-"""Tables: their settings, rules, seats, match seed and status, and reading them
-back with their action logs (a restarted server rebuilds its tables from
-:meth:`TableStore.unfinished_tables`). Storing actions is :mod:`romme.store.action_log`."""
+"""Tables: their settings, rules, seats, match seed and status, and reading one
+back with its action log. Storing actions is :mod:`romme.store.action_log`; reading
+many unfinished tables at once to rebuild them is :mod:`romme.store.rebuild`."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, cast, get_args
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, check_json, is_id
@@ -16,7 +16,7 @@ from romme.store.errors import StoreError
 from romme.store.models import GameTable, TableAction
 from romme.store.records import PLAYING, WAITING, TableRecord, TableStatus
 
-__all__ = ["TABLE_STATUSES", "UNFINISHED", "TableStore", "table_actions"]
+__all__ = ["TABLE_STATUSES", "UNFINISHED", "TableStore", "table_actions", "table_record"]
 
 TABLE_STATUSES: tuple[TableStatus, ...] = get_args(TableStatus)
 UNFINISHED: tuple[TableStatus, ...] = (WAITING, PLAYING)
@@ -70,9 +70,12 @@ class TableStore(StoreCore):
         *,
         status: str | None = None,
         seats: list[dict[str, Any]] | None = None,
+        epoch: int | None = None,
     ) -> None:
         """Change a table's status (``waiting``, ``playing``, ``finished``, ``closed``)
-        or seats. The status of a finished table cannot change any more."""
+        or seats. The status of a finished table cannot change any more. With
+        ``epoch``, the writer's lease of the table must still hold
+        (``lease_lost``, and nothing changes, if another node took it)."""
         if status is not None and status not in TABLE_STATUSES:
             raise bad(f"status is one of {', '.join(TABLE_STATUSES)}")
         if seats is not None:
@@ -80,7 +83,7 @@ class TableStore(StoreCore):
                 raise bad("seats is a list")
             check_json(seats, "seats")
         async with self._write() as session:
-            table = await self._require_table(session, table_id, lock=True)
+            table = await self._require_table(session, table_id, lock=True, epoch=epoch)
             if status is not None and status != table.status:
                 if table.status == "finished":
                     raise StoreError("game_over", f"table {table_id}'s game is finished")
@@ -102,31 +105,7 @@ class TableStore(StoreCore):
             if table is None:
                 return None
             actions = await table_actions(session, table_id)
-            return _table_record(table, actions)
-
-    async def unfinished_tables(self, ids: Collection[int] | None = None) -> list[TableRecord]:
-        """Every table waiting or playing (of ``ids``, if given), with its actions in
-        version order: what a restarted server (or a node taking tables over) needs
-        to rebuild its tables. Two queries, however many tables."""
-        found: ColumnElement[bool] = GameTable.status.in_(UNFINISHED)
-        if ids is not None:
-            found = found & GameTable.id.in_(list(ids))
-        async with self._read() as session:
-            tables = (
-                await session.scalars(select(GameTable).where(found).order_by(GameTable.id))
-            ).all()
-            actions = (
-                await session.scalars(
-                    select(TableAction)
-                    .join(GameTable, GameTable.id == TableAction.table_id)
-                    .where(found)
-                    .order_by(TableAction.table_id, TableAction.version)
-                )
-            ).all()
-        by_table: dict[int, list[TableAction]] = {}
-        for action in actions:
-            by_table.setdefault(action.table_id, []).append(action)
-        return [_table_record(table, by_table.get(table.id, [])) for table in tables]
+            return table_record(table, actions)
 
 
 async def table_actions(session: AsyncSession, table_id: int) -> list[TableAction]:
@@ -137,7 +116,11 @@ async def table_actions(session: AsyncSession, table_id: int) -> list[TableActio
     return list(found.all())
 
 
-def _table_record(table: GameTable, actions: list[TableAction]) -> TableRecord:
+def table_record(
+    table: GameTable | Row[Any], actions: Sequence[TableAction | Row[Any]]
+) -> TableRecord:
+    """The record of a table and its log, from ORM objects or plain rows with the
+    same names (:mod:`romme.store.rebuild`)."""
     return TableRecord(
         id=table.id,
         host_id=table.host_id,

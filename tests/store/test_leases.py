@@ -10,6 +10,7 @@ import pytest
 from romme.store import Store
 
 from .helpers import FakeClock, refused
+from .test_chips import POLICY, _open_house
 from .test_tables import new_table, opening_actions
 
 
@@ -124,3 +125,67 @@ async def test_a_table_that_ended_is_not_lost(store: Store) -> None:
     taken = await store.claim_table(running, "node-b", 10, epoch=held[running])
     assert taken is not None
     assert await store.renew_leases("node-a", held, 10) == [running]
+
+
+@pytest.mark.asyncio
+async def test_claim_many_tables_at_once(store: Store) -> None:
+    """One statement takes many tables, each only if its epoch is still the one
+    seen: a table another node took meanwhile is left out."""
+    ids = [(await new_table(store, host=f"Host{n}"))[1] for n in range(3)]
+    assert await store.claim_table(ids[1], "node-b", 10, epoch=0) == 1
+    taken = await store.claim_tables("node-a", 10, dict.fromkeys(ids, 0))
+    assert taken == {ids[0]: 1, ids[2]: 1}
+    assert await store.claim_tables("node-c", 10, {}) == {}
+    assert [(lease.node, lease.epoch) for lease in await store.leases()] == [
+        ("node-a", 1),
+        ("node-b", 1),
+        ("node-a", 1),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_a_stale_owner_writes_nothing_at_all(store: Store) -> None:
+    """Not only appends: the start of a staked game, seats and status, table chat
+    and the result with its settlement, given the former owner's epoch, are
+    refused with ``lease_lost`` and change nothing; the new owner's go through."""
+    store.chip_policy = POLICY
+    await _open_house(store)
+    anna, ben = [(await store.register(name, "password1")).id for name in ("Anna", "Ben")]
+    seats: list[dict[str, object]] = [
+        {"player": anna, "nickname": "Anna", "bot": None},
+        {"player": ben, "nickname": "Ben", "bot": None},
+    ]
+    table_id = await store.create_table(anna, {}, {}, seats, bytes(16), "node-a", 10)
+    old = 1
+    new = await store.claim_table(table_id, "node-b", 10, epoch=old)
+    assert new == 2
+
+    await refused(store, "lease_lost", store.start_staked_game(table_id, seats, 100, 5, epoch=old))
+    await store.start_staked_game(table_id, seats, 100, 5, epoch=new)
+    await store.append_actions(table_id, 1, opening_actions()[:1], epoch=new)
+    writes = {
+        "seats": lambda epoch: store.update_table(table_id, seats=seats[::-1], epoch=epoch),
+        "status": lambda epoch: store.update_table(table_id, status="closed", epoch=epoch),
+        "chat": lambda epoch: store.add_chat(table_id, ben, "gg", epoch=epoch),
+        "result": lambda epoch: store.finish_game(
+            table_id,
+            winners=[0],
+            totals=[0, 40],
+            seat_players=[anna, ben],
+            results=[],
+            epoch=epoch,
+        ),
+    }
+    for name, write in writes.items():
+        error = await refused(store, "lease_lost", write(old))
+        assert "another node" in error.message, name
+    await store.update_table(table_id, seats=seats, epoch=new)
+    await store.add_chat(table_id, ben, "gg", epoch=new)
+    changes = await store.finish_game(
+        table_id, winners=[0], totals=[0, 40], seat_players=[anna, ben], results=[], epoch=new
+    )
+    assert set(changes) == {"0", "1"}
+    assert await store.chips(anna) == POLICY.grant - 100 + 190
+    # Without an epoch (a table nobody leases) nothing is checked; a bad epoch is
+    # bad input.
+    await refused(store, "bad_message", store.add_chat(table_id, ben, "x", epoch="2"))  # type: ignore[arg-type]

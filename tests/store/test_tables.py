@@ -376,6 +376,52 @@ async def test_unfinished_tables_rebuild_the_game(store: Store, clock: FakeClock
 
 
 @pytest.mark.asyncio
+async def test_tables_to_rebuild_in_bulk(store: Store, clock: FakeClock) -> None:
+    """Many tables read back at once: each with its own log, its host's name and
+    its own last chat lines, in three queries however many tables."""
+    host, first = await new_table(store, "Anna")
+    second = await store.create_table(host, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
+    guest = await store.create_guest("Bert")
+    third = await store.create_table(guest.id, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
+    actions = opening_actions()
+    for table_id in (first, third):
+        await store.update_table(table_id, status="playing")
+    await store.append_actions(first, 1, actions)
+    await store.append_actions(third, 1, actions[:1])
+    clock.advance(seconds=5)
+    await store.append_actions(third, 2, actions[1:2])
+    last_write = clock.now
+    for n in range(4):
+        await store.add_chat(first, host, f"line {n}")
+    await store.add_chat(third, guest.id, "hi")
+    await store.add_chat(None, host, "in the lobby")
+
+    queries: list[str] = []
+    listen = store._engine.sync_engine
+    record_query = lambda *args: queries.append(args[2])  # noqa: E731
+    event.listen(listen, "before_cursor_execute", record_query)
+    try:
+        rebuilt = await store.tables_to_rebuild([first, second, third], chat_lines=3)
+    finally:
+        event.remove(listen, "before_cursor_execute", record_query)
+    assert len([q for q in queries if q.lstrip().upper().startswith("SELECT")]) == 3
+    assert [t.record.id for t in rebuilt] == [first, second, third]
+    assert [t.host_name for t in rebuilt] == ["Anna", "Anna", "Bert"]
+    assert [[line["text"] for line in t.chat] for t in rebuilt] == [
+        ["line 1", "line 2", "line 3"],
+        [],
+        ["hi"],
+    ]
+    assert rebuilt[0].chat[0]["from"] == "Anna"
+    assert rebuilt[0].record == (await store.unfinished_tables([first]))[0]
+    assert rebuilt[2].record.actions == actions[:2]
+    assert rebuilt[2].record.first_version == 1
+    assert rebuilt[2].record.last_action_at == last_write
+    assert rebuilt[1].record.actions == [] and rebuilt[1].record.last_action_at is None
+    assert [t.record.id for t in await store.tables_to_rebuild([second])] == [second]
+
+
+@pytest.mark.asyncio
 async def test_times_are_utc(db_url: str) -> None:
     """With the real clock: timestamps come back aware, in UTC, on both backends."""
     store = await Store.open(db_url)

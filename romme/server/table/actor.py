@@ -97,7 +97,10 @@ class TableActor(Timing):
         self._encoder = ViewEncoder()
         self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=host.options.resync_buffer)
         self._mailbox = Mailbox(f"table-{table_id}", {"table": table_id})
+        self._asleep = False
         self._closing = False
+        self._replay_from: int | None = None
+        """A restored game to replay, with the time of its last stored action."""
         # Time.
         clock = host.clock
         self.turn = Deadline(clock, lambda token: self.post(self._on_turn_timeout, token))
@@ -122,15 +125,28 @@ class TableActor(Timing):
 
     # ------------------------------------------------------------ the actor
 
-    def start(self) -> None:
-        self._mailbox.start()
+    def start(self, *, on_first_use: bool = False) -> None:
+        """Start the table's task, or (``on_first_use``) only when the table is
+        first given work, or :meth:`wake` is called: what was posted before then
+        (a restored table's :meth:`resume`) runs first."""
+        self._asleep = on_first_use
+        if not on_first_use:
+            self._mailbox.start()
+
+    def wake(self) -> None:
+        """Start the task of a table started ``on_first_use``, if not yet done."""
+        if self._asleep and not self._closing:
+            self._asleep = False
+            self._mailbox.start()
 
     async def call(self, func: Work, *args: Any) -> Any:
         """Run ``func(*args)`` in the table's task and return its result."""
+        self.wake()
         return await self._mailbox.call(func, *args)
 
     def post(self, func: Work, *args: Any) -> None:
         """Run ``func(*args)`` in the table's task later; errors are logged."""
+        self.wake()
         self._mailbox.post(func, *args)
 
     async def stop(self) -> None:
@@ -138,6 +154,11 @@ class TableActor(Timing):
         self._closing = True
         self._cancel_timers()
         await self._mailbox.stop()
+
+    def _stop_lost_table(self) -> None:
+        self._closing = True
+        self._cancel_timers()
+        self.server.lease_lost(self.id)
 
     def _cancel_timers(self) -> None:
         for deadline in (self.turn, self.knock_window, self.round_wait):
@@ -177,8 +198,9 @@ class TableActor(Timing):
 
     @classmethod
     def from_record(cls, host: TableHost, record: TableRecord, host_name: str) -> TableActor:
-        """The table as the store holds it, its game replayed from the log (after
-        a restart). The stored settings and rules are taken as they are."""
+        """The table as the store holds it, with its log (after a restart; the game
+        is replayed by :meth:`resume`). The stored settings and rules are taken as
+        they are."""
         table = cls(
             host,
             record.id,
@@ -194,21 +216,46 @@ class TableActor(Timing):
         return table
 
     def restore(self, actions: list[dict[str, Any]], last_action_ms: int | None) -> None:
-        """Rebuild the game by replaying its log (after a restart)."""
+        """Take the table's log (after a restart). The game is replayed from it by
+        :meth:`resume`, in the table's own task: a node that rebuilds hundreds of
+        tables answers at once and replays them one at a time
+        (``Hub.take_over``), each before its first use."""
         self.actions = list(actions)
         if self.status != WAITING and actions:
-            self.game = Game.replay(
-                self.rules, self.settings.seats, self.match_seed, Game.actions_from_json(actions)
-            )
             counts = timeouts_in_a_row(self.actions, len(self.seats))
             for seat, count in zip(self.seats, counts, strict=True):
                 seat.timeouts = count
                 seat.away = seat.human and count >= self.rules.timeouts_before_away
             start = last_action_ms if last_action_ms is not None else self.server.clock.now_ms()
-            self._set_timers(events_after_replay(self.game), start_ms=start)
+            self._replay_from = start
+
+    def _replay(self) -> None:
+        """Replay the restored log; the timers run from the time of the last stored
+        action (a deadline that passed meanwhile fires at once)."""
+        start, self._replay_from = self._replay_from, None
+        if start is None:
+            return
+        self.game = Game.replay(
+            self.rules, self.settings.seats, self.match_seed, Game.actions_from_json(self.actions)
+        )
+        self._set_timers(events_after_replay(self.game), start_ms=start)
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the game of a restored table has been replayed (always true of a
+        table that was not restored)."""
+        return self._replay_from is None
 
     async def resume(self) -> None:
-        """After a restore: finish what the crash interrupted, let bots move."""
+        """After a restore: replay the game, finish what the crash interrupted, let
+        bots move."""
+        try:
+            self._replay()
+        except Exception:
+            log.exception("restore_failed", extra={"table": self.id})
+            self._closing = True
+            self.server.restore_failed(self.id)
+            return
         if self.status == PLAYING and self.game is None:
             # The server stopped between starting the game and dealing its first round.
             self.game = Game(self.rules, self.settings.seats, self.match_seed)
@@ -275,10 +322,7 @@ class TableActor(Timing):
         except Exception as exc:
             log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
             if isinstance(exc, StoreError) and exc.code == "lease_lost":
-                # Another node runs the table now: it stops here for good.
-                self._closing = True
-                self._cancel_timers()
-                self.server.lease_lost(self.id)
+                self._stop_lost_table()
             self.game = Game.replay(
                 self.rules,
                 self.settings.seats,
@@ -364,7 +408,9 @@ class TableActor(Timing):
     async def chat_message(self, conn: Subscriber, text: str) -> None:
         if conn not in self.subscribers and self.seat_of(conn.player_id) is None:
             raise ProtocolError("not_seated", "join or watch the table to chat there")
-        message = await self.server.store.add_chat(self.id, conn.player_id, text)
+        message = await self._owner_write(
+            self.server.store.add_chat(self.id, conn.player_id, text, epoch=self.epoch)
+        )
         data = messages.chat_entry(message)
         self.chat.append(data)
         text = dumps(messages.table_chat(self.id, data))
@@ -455,8 +501,14 @@ class TableActor(Timing):
                 totals=list(game.totals),
                 seat_players=seat_players,
                 results=[r.to_json() for r in game.results],
+                epoch=self.epoch,
             )
-        except Exception:
+        except Exception as exc:
+            if isinstance(exc, StoreError) and exc.code == "lease_lost":
+                # The new owner replays the log and stores the result itself.
+                log.error("lease_lost", extra={"table": self.id, "error": exc.message})
+                self._stop_lost_table()
+                return
             log.exception("finish_failed", extra={"table": self.id})
             ratings = {}
         self.ratings = ratings

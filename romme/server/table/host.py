@@ -84,3 +84,8 @@ class TableHost(Protocol):
         """Another node took the table (its append was refused): it leaves memory
         here, and the connections at it are told to reconnect."""
         ...
+
+    def restore_failed(self, table_id: int) -> None:
+        """The restored table's log could not be replayed: it leaves memory, and
+        its game stays in the store untouched (an alarm for the operator)."""
+        ...

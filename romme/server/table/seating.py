@@ -10,7 +10,8 @@ computer opponents) are the hooks at the end, which the actor provides.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from romme.engine.actions import Action, NextRound
 from romme.engine.events import Event
@@ -28,6 +29,8 @@ from romme.store.chips import operating_cost
 __all__ = ["Seating"]
 
 log = logging.getLogger("romme.server.table")
+
+T = TypeVar("T")
 
 
 class Seating:
@@ -50,6 +53,9 @@ class Seating:
     invited: dict[int, int]
     """Invitees with an open invitation, and when it expires (ms): they may see
     and join an invite-only table until they decline or it expires."""
+    epoch: int | None
+    """The ownership lease's epoch this node holds, given with every write of the
+    table's state (``romme.store.leases``)."""
 
     # ------------------------------------------------------------- queries
 
@@ -131,7 +137,24 @@ class Seating:
         self.server.lobby_changed()
 
     async def _save_seats(self) -> None:
-        await self.server.store.update_table(self.id, seats=[s.to_store() for s in self.seats])
+        seats = [s.to_store() for s in self.seats]
+        await self._owner_write(
+            self.server.store.update_table(self.id, seats=seats, epoch=self.epoch)
+        )
+
+    async def _owner_write(self, write: Awaitable[T]) -> T:
+        """A write of the table's state, fenced by the lease's epoch. If another
+        node took the table meanwhile, nothing was written: the table stops here
+        for good (its clients reconnect and find it where it runs) and the client
+        whose message caused the write is told ``server_busy``."""
+        try:
+            return await write
+        except StoreError as exc:
+            if exc.code != "lease_lost":
+                raise
+            log.error("lease_lost", extra={"table": self.id, "error": exc.message})
+            self._stop_lost_table()
+            raise ProtocolError("server_busy") from exc
 
     # ------------------------------------------------------------- seating
 
@@ -232,7 +255,9 @@ class Seating:
         for conn in list(self.subscribers):
             conn.tables.discard(self.id)
         self.subscribers.clear()
-        await self.server.store.update_table(self.id, status=CLOSED)
+        await self._owner_write(
+            self.server.store.update_table(self.id, status=CLOSED, epoch=self.epoch)
+        )
         self.server.table_gone(self.id)
 
     async def set_seat(self, conn: Subscriber, seat: int, bot: str | None) -> None:
@@ -274,14 +299,24 @@ class Seating:
         if self.settings.stake > 0:
             # The stakes go into the pot in the transaction that stores the start.
             try:
-                await self.server.store.start_staked_game(
-                    self.id, stored, self.settings.stake, self.operating_cost()["percent"]
+                await self._owner_write(
+                    self.server.store.start_staked_game(
+                        self.id,
+                        stored,
+                        self.settings.stake,
+                        self.operating_cost()["percent"],
+                        epoch=self.epoch,
+                    )
                 )
             except StoreError:
                 self.seats = before_fill
                 raise
         else:
-            await self.server.store.update_table(self.id, status=PLAYING, seats=stored)
+            await self._owner_write(
+                self.server.store.update_table(
+                    self.id, status=PLAYING, seats=stored, epoch=self.epoch
+                )
+            )
         self.status = PLAYING
         self.game = Game(self.rules, self.settings.seats, self.match_seed)
         log.info("game_started", extra={"table": self.id})
@@ -303,6 +338,10 @@ class Seating:
         self._back(seat)
 
     # ---------------------------------------------------- hooks (the actor's)
+
+    def _stop_lost_table(self) -> None:
+        """Another node runs the table now: stop it here, writing nothing more."""
+        raise NotImplementedError
 
     def _send_table(self, conn: Subscriber, msg_id: Any = None) -> None:
         """Send the table as this connection's seat sees it."""

@@ -31,6 +31,9 @@ __all__ = ["Timing"]
 
 log = logging.getLogger("romme.server.table")
 
+STORE_RETRY = 1.0
+"""Seconds between two tries of a move of the clock that the store refused."""
+
 
 class Timing(Seating):
     """The deadlines of a table and what happens when they are reached (the
@@ -136,16 +139,35 @@ class Timing(Seating):
                 state.away = True
                 self._seat_update()
         log.info("turn_timeout", extra={"table": self.id, "seat": seat})
+        await self._until_stored(self._play_timeout, seat, token)
+
+    async def _play_timeout(self, seat: int, token: int) -> None:
+        """The moves the clock makes for a seat whose time ran out."""
         for _ in range(4):
-            if game.current != seat or not game.in_round or self.turn.token != token:
-                break
+            game = self.game
+            if game is None or game.current != seat or not game.in_round:
+                return
+            if self.turn.token != token:
+                return
             action = timeout_action(game.view_for(seat))
             if action is None:
-                break
-            try:
-                await self._play(action, by="timeout")
-            except ProtocolError:
-                break
+                return
+            await self._play(action, by="timeout")
+
+    async def _until_stored(self, work: Work, *args: Any) -> None:
+        """Run the clock's ``work``; if the store could not take its move
+        (``server_busy``: the database is away), try again every
+        :data:`STORE_RETRY` seconds, so that a table nobody moves at goes on by
+        itself once the database is back."""
+        try:
+            await work(*args)
+        except ProtocolError as exc:
+            if exc.code != "server_busy" or self._closing:
+                raise
+            clock = self.server.clock
+            clock.call_later(
+                STORE_RETRY * clock.scale, lambda: self.post(self._until_stored, work, *args)
+            )
 
     def _waiting_for(self) -> set[int]:
         game = self.game
@@ -181,12 +203,12 @@ class Timing(Seating):
             and not self._closing
             and not self._waiting_for()
         ):
-            self.post(self._deal_next, game.round_no)
+            self.post(self._until_stored, self._deal_next, game.round_no)
 
     async def _on_round_wait(self, token: int) -> None:
         game = self.game
         if game is not None and self.round_wait.is_current(token):
-            await self._deal_next(game.round_no)
+            await self._until_stored(self._deal_next, game.round_no)
 
     async def _deal_next(self, round_no: int) -> None:
         game = self.game

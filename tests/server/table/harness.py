@@ -101,6 +101,9 @@ class FakeHost:
     def lease_lost(self, table_id: int) -> None:
         self.lost.append(table_id)
 
+    def restore_failed(self, table_id: int) -> None:
+        self.gone.append(table_id)
+
 
 async def _nothing() -> None:
     return None

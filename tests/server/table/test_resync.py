@@ -4,6 +4,8 @@ deadline resumes from the last stored action and its timeouts are counted again.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 from typing import Any
 
 import pytest
@@ -136,3 +138,23 @@ async def test_the_next_round_waits_for_the_players_or_the_deadline(
         assert table.actions[version] == {"type": "next_round", "by": "table"}
     finally:
         await bench.close()
+
+
+async def test_a_log_that_does_not_replay_is_an_alarm(bench: TableBench) -> None:
+    """A restored table replays its log in its own task (lazily, after the node
+    answers): a log it cannot replay takes the table out of memory, reported to
+    its host, and stores nothing."""
+    table = await _two_players(bench)
+    await play_turns(bench, 2)
+    await table.stop()
+    record = await bench.store.get_table(table.id)
+    assert record is not None
+    bogus = dataclasses.replace(record, actions=[*record.actions, record.actions[-1]])
+    rebuilt = TableActor.from_record(bench.host, bogus, table.host)
+    assert not rebuilt.replayed and rebuilt.version == len(bogus.actions)
+    rebuilt.start(on_first_use=True)
+    rebuilt.post(rebuilt.resume)
+    await rebuilt.call(asyncio.sleep, 0)  # the first use wakes the table
+    assert bench.host.gone == [table.id] and rebuilt.game is None
+    assert (await bench.store.get_table(table.id)) == record
+    await rebuilt.stop()
