@@ -133,20 +133,23 @@ async def _lobby_over_nodes(nodes: list[ServerProcess], a: Client, b: Client, c:
     refused = await a.request({"type": "create_table", "settings": {"seats": 2}})
     assert refused.get("code") == "too_many_tables", refused
 
-    # An invite-only table of node-b is shown on node-a to the player invited to
-    # it; her answer from node-a reaches her other connection, on node-c.
+    # An invite-only table of another node is shown to the player invited to it
+    # (``a`` on node-a, or ``c`` on node-c should the table land on node-a); the
+    # answer reaches the invitee's other connection, on the third node.
     secret = await create_table(b, seats=2, access="invite")
     where, _ = await _owner(nodes, secret, 1)
-    assert where is not node_a
-    a2 = Client(next(n for n in nodes if n not in (node_a, where)), a.nickname)
-    a2.http.cookies.update(a.http.cookies)
+    invitee, bystander = (a, c) if where is not node_a else (c, a)
+    home = node_a if invitee is a else nodes[2]
+    assert where is not home
+    a2 = Client(next(n for n in nodes if n not in (home, where)), invitee.nickname)
+    a2.http.cookies.update(invitee.http.cookies)
     await a2.connect()
-    start = len(a.messages)
-    sent = await b.request({"type": "invite", "table": secret, "nickname": a.nickname})
+    start = len(invitee.messages)
+    sent = await b.request({"type": "invite", "table": secret, "nickname": invitee.nickname})
     invitation = sent["invitation"]["id"]
-    await a.expect("lobby_update", lambda m: secret in _listed(m), start=start)
-    assert all(secret not in _listed(m) for m in c.messages if "tables" in m)
-    declined = await a.request(
+    await invitee.expect("lobby_update", lambda m: secret in _listed(m), start=start)
+    assert all(secret not in _listed(m) for m in bystander.messages if "tables" in m)
+    declined = await invitee.request(
         {"type": "answer_invitation", "invitation": invitation, "accept": False}
     )
     assert declined["invitation"]["status"] == "declined", declined
@@ -160,6 +163,11 @@ async def _lobby_over_nodes(nodes: list[ServerProcess], a: Client, b: Client, c:
     # Friends on different nodes see each other online.
     f1 = await registered(node_a, "kf")
     f2 = await registered(nodes[1], "kg")
+    # What a node knows of the others' players is up to about a second old: node-c
+    # lists the first friend before the second one connects there.
+    await c.expect(
+        "lobby_update", lambda m: f1.nickname in {p["nickname"] for p in m.get("players", [])}
+    )
     await f1.request({"type": "friend_request", "nickname": f2.nickname})
     await f2.request({"type": "answer_friend", "nickname": f1.nickname, "accept": True})
     await f1.expect(

@@ -71,7 +71,7 @@ def test_account_page_password_sessions_export_delete(
     here.click("#change-password")
     here.wait_for_selector(".toast:has-text('1 other device was logged out')")
     there.wait_for_selector("#entry-submit")
-    here.wait_for_function("document.querySelectorAll('#session-list .session').length === 1")
+    here.wait_for_function("() => document.querySelectorAll('#session-list .session').length === 1")
 
     # The export is the player's own data, as a file.
     export = here.evaluate(

@@ -62,7 +62,11 @@ def open_crafted(page: Any, view: dict[str, Any]) -> None:
 
 
 def sent(page: Any) -> list[dict[str, Any]]:
-    result: list[dict[str, Any]] = page.evaluate("window.__romme.sent")
+    """The actions the table sent (the page may send other messages meanwhile, such
+    as its lobby subscription once the server's welcome arrives)."""
+    result: list[dict[str, Any]] = page.evaluate(
+        "window.__romme.sent.filter((m) => m.type === 'action')"
+    )
     return result
 
 

@@ -26,11 +26,19 @@ _VISIBLE_POINT = """(el) => {
 }"""
 
 
+def in_lobby(page: Any) -> None:
+    """Wait for the lobby and the panels it loads over HTTP (marked aria-busy until
+    then), so that no request of the lobby is still on its way when a test goes on:
+    ending the session under it would make the browser log a refused request."""
+    page.wait_for_selector("#new-game")
+    page.wait_for_function("() => !document.querySelector('[aria-busy=\"true\"]')")
+
+
 def login_guest(page: Any, base: str, nickname: str) -> None:
     page.goto(base)
     page.fill("#entry-nick", nickname)
     page.click("#entry-submit")
-    page.wait_for_selector("#new-game")
+    in_lobby(page)
 
 
 def enter(page: Any, tab: str, nickname: str, password: str) -> None:
@@ -44,13 +52,13 @@ def enter(page: Any, tab: str, nickname: str, password: str) -> None:
 def register(page: Any, base: str, nickname: str, password: str) -> None:
     page.goto(base)
     enter(page, "register", nickname, password)
-    page.wait_for_selector("#new-game")
+    in_lobby(page)
 
 
 def login(page: Any, base: str, nickname: str, password: str) -> None:
     page.goto(base)
     enter(page, "login", nickname, password)
-    page.wait_for_selector("#new-game")
+    in_lobby(page)
 
 
 def view(page: Any) -> dict[str, Any] | None:

@@ -20,15 +20,16 @@ const TOP = 5;
  * @param {App} app
  */
 export function glancePanel(app) {
-  const body = h('div', { id: 'my-glance' }, h('p.muted', t('common.loading')));
+  const body = h('div', { id: 'my-glance', 'aria-busy': 'true' }, h('p.muted', t('common.loading')));
   api.me().then((me) => {
+    body.removeAttribute('aria-busy');
     body.replaceChildren(
       levelProgress(me.level, me.xp),
       h('dl.glance-figures',
         h('div', h('dt', t('info.rating')), h('dd', { id: 'glance-rating' }, me.player.guest ? '–' : `★ ${Math.round(me.player.rating)}`)),
         h('div', h('dt', t('lobby.balance')), h('dd', { id: 'glance-chips' }, t('chips.balance', { n: chipsText(me.chips) })))),
       profileLink(me.player.nickname, t('profile.open')));
-  }, (err) => body.replaceChildren(h('p.form-error', app.errorText(err))));
+  }, (err) => { body.removeAttribute('aria-busy'); body.replaceChildren(h('p.form-error', app.errorText(err))); });
   return h('section.panel.glance-panel', { 'aria-labelledby': 'glance-h' }, h('h2', { id: 'glance-h' }, t('lobby.you')), body);
 }
 
@@ -37,15 +38,16 @@ export function glancePanel(app) {
  * @param {App} app
  */
 export function topPlayersPanel(app) {
-  const list = h('ol.top-players', { id: 'top-players' }, h('li.muted', t('common.loading')));
+  const list = h('ol.top-players', { id: 'top-players', 'aria-busy': 'true' }, h('li.muted', t('common.loading')));
   api.rankings('rating').then(({ rankings }) => {
+    list.removeAttribute('aria-busy');
     list.replaceChildren(...(rankings.length ? rankings.slice(0, TOP).map((row) => h('li', { dataset: { nickname: row.nickname } },
       h('span.top-rank', String(row.rank)),
       row.bot ? avatar('bot', true) : avatar(row.nickname),
       profileLink(row.nickname, row.nickname),
       row.bot ? h('span.badge.bot', t('rankings.computer')) : levelBadge(row.level),
       h('span.rating', `★ ${row.rating}`))) : [h('li.muted', t('rankings.empty'))]));
-  }, (err) => list.replaceChildren(h('li.form-error', app.errorText(err))));
+  }, (err) => { list.removeAttribute('aria-busy'); list.replaceChildren(h('li.form-error', app.errorText(err))); });
   return h('section.panel.top-panel', { 'aria-labelledby': 'top-h' },
     h('h2', { id: 'top-h' }, t('lobby.top_players')), list,
     h('a.all-rankings', { href: '#/rankings/rating', id: 'top-all' }, t('lobby.all_rankings')));
