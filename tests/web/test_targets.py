@@ -98,6 +98,8 @@ def test_drop_targets(server: str, new_context: Any) -> None:
     box = page.locator("#meld-1 .meld-arrow.low").bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+    # Over the arrow the dragged card turns see-through: the arrow stays visible.
+    assert page.locator(".drag-ghost.over-target").count() == 1
     page.mouse.up()
     assert [m["action"] for m in sent(page)] == [
         {"type": "lay_off", "card": "TD", "meld": 1, "end": "low"}

@@ -122,6 +122,9 @@ export class HandDrag {
     if (target !== d.target) {
       d.target?.classList.remove('drop-over');
       target?.classList.add('drop-over');
+      // Over a target the ghost turns see-through, so that it never hides the
+      // target (the arrow at a sequence's high end lies where the card hangs).
+      d.ghost.classList.toggle('over-target', !!target);
       d.target = target;
     }
     d.insertAt = target ? null : (this.hooks.insertionIndex?.(e.clientX, e.clientY) ?? null);
