@@ -16,6 +16,7 @@ from tests.web.ui import (
     cheapest_card,
     draw_and_discard,
     enter,
+    in_lobby,
     login,
     login_guest,
     new_game,
@@ -64,7 +65,7 @@ def test_account_page_password_sessions_export_delete(
     here.wait_for_selector(f"#password-status:has-text('{en['error.wrong_password']}')")
     _expect_browser_errors(page_errors, "403", 1)
     there.reload()
-    there.wait_for_selector("#new-game")
+    in_lobby(there)
 
     # The right one: this device stays logged in, the other one is logged out.
     here.fill("#old-password", "erstes-passwort")

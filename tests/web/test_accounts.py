@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.web.ui import register
+from tests.web.ui import in_lobby, register
 
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 
@@ -19,7 +19,7 @@ def test_register_logout_login(server: str, new_context: Any, page_errors: Any) 
 
     # A reload keeps the session.
     page.reload()
-    page.wait_for_selector("#me-name")
+    in_lobby(page)
     assert page.inner_text("#me-name") == "Regina"
 
     page.click("#logout")
