@@ -51,6 +51,15 @@ def test_filters_and_play_now(own_server: str, new_context: Any) -> None:
     assert player.inner_text("#tables-empty") == "No table fits these filters."
     player.select_option("#filter-limit", "upto100")
     player.wait_for_selector(card)
+    # A change that leaves the table's card as it was keeps its element (a keyed
+    # list): a mark set on it survives a filter change that still shows it.
+    player.eval_on_selector(card, "(e) => { e.dataset.kept = 'yes'; }")
+    player.select_option("#filter-limit", "any")
+    player.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('romme.lobbyFilters') || '{}').limit === 'any'"
+    )
+    assert player.get_attribute(card, "data-kept") == "yes"
+    player.select_option("#filter-limit", "upto100")
     width = player.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the lobby is {width} px wide"
     shot(player, "lobby-filters-phone")

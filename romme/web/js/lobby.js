@@ -14,6 +14,7 @@ import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, s
 import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
+import { keyedList } from './keyed.js';
 import { playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
 
@@ -121,38 +122,49 @@ export class LobbyScreen {
     renderLive(app, this.liveEl, running.filter((x) => passes(x, { ...this.filters, free: false }, friends)));
     const listed = tables.filter((x) => !running.includes(x));
     const shown = listed.filter((x) => seatedAt(x) || passes(x, this.filters, friends));
-    clear(this.tablesEl);
     if (!shown.length) {
-      this.tablesEl.append(h('p.empty', { id: 'tables-empty' }, t(listed.length ? 'lobby.no_match' : 'lobby.no_tables')));
+      this.tablesEl.replaceChildren(h('p.empty', { id: 'tables-empty' }, t(listed.length ? 'lobby.no_match' : 'lobby.no_tables')));
       return;
     }
-    for (const table of shown) {
-      const seated = seatedAt(table);
-      const invited = app.lobby.invitations.some((i) => i.table === table.id && i.to === app.me?.nickname && i.status === 'open');
-      const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
-      const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
-        s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
-          : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
-      const actions = [];
-      if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
-      if (canJoin) {
-        actions.push(h('button.primary', {
-          'data-join': table.id,
-          onclick: () => app.request({ type: 'join_table', table: table.id })
-            .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(table.id); })
-            .catch((err) => app.showError(err)),
-        }, t('lobby.join')));
-      }
-      this.tablesEl.append(h('article.table-card', { dataset: { table: table.id } },
-        h('div.table-card-head',
-          h('strong', t('lobby.table_of', { host: table.host })),
-          h('span.table-status', { class: `status-${table.status}` }, t(`status.${table.status}`)),
-          h('span.free', t('lobby.free_seats', { n: table.free_seats }))),
-        h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
-        h('p.pot', { hidden: !potText(table) }, potText(table) ?? ''),
-        h('ul.seats', seats),
-        h('div.table-card-actions', actions)));
+    const me = app.me?.nickname;
+    /** @param {import('./types.js').TableSummary} table */
+    const invited = (table) => app.lobby.invitations.some((i) => i.table === table.id && i.to === me && i.status === 'open');
+    keyedList(this.tablesEl, shown, (table) => String(table.id),
+      (table) => JSON.stringify([table, seatedAt(table), invited(table), me, document.documentElement.lang]),
+      (table) => this.tableCard(table, seatedAt(table), invited(table)));
+  }
+
+  /**
+   * One waiting or own table in the list, with the buttons the player may use.
+   * @param {import('./types.js').TableSummary} table
+   * @param {boolean} seated the player sits at it
+   * @param {boolean} invited the player holds an open invitation to it
+   */
+  tableCard(table, seated, invited) {
+    const app = this.app;
+    const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
+    const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
+      s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
+        : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
+    const actions = [];
+    if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
+    if (canJoin) {
+      actions.push(h('button.primary', {
+        'data-join': table.id,
+        onclick: () => app.request({ type: 'join_table', table: table.id })
+          .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(table.id); })
+          .catch((err) => app.showError(err)),
+      }, t('lobby.join')));
     }
+    return h('article.table-card', { dataset: { table: table.id } },
+      h('div.table-card-head',
+        h('strong', t('lobby.table_of', { host: table.host })),
+        h('span.table-status', { class: `status-${table.status}` }, t(`status.${table.status}`)),
+        h('span.free', t('lobby.free_seats', { n: table.free_seats }))),
+      h('ul.chips', settingsChips(table.settings).map((c) => h('li', c))),
+      h('p.pot', { hidden: !potText(table) }, potText(table) ?? ''),
+      h('ul.seats', seats),
+      h('div.table-card-actions', actions));
   }
 
   renderPlayers() {
