@@ -81,16 +81,21 @@ export function showPlayerInfo(app, nickname, extra) {
 }
 
 /**
- * Show `messages` in `log`, scrolled to the newest.
+ * Show `messages` in `log`, and among them by time the `notes` (a table's moves and
+ * events, set apart from what people wrote); it stays at the newest unless the reader
+ * scrolled back.
  * @param {HTMLElement} log
  * @param {ChatMessage[] | null | undefined} messages
+ * @param {{at: number, kind: string, text: string}[]} [notes]
  */
-export function renderChatLog(log, messages) {
-  clear(log);
-  for (const m of messages || []) {
-    log.append(h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)));
-  }
-  log.scrollTop = log.scrollHeight;
+export function renderChatLog(log, messages, notes = []) {
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const scrolled = log.scrollTop;
+  const lines = [...(messages || []).map((m) => ({ at: m.at, el: h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)) })),
+    ...notes.map((n) => ({ at: n.at, el: h('li.note', { class: `note-${n.kind}` }, h('time', formatTime(n.at)), ' ', h('span.text', n.text)) }))];
+  lines.sort((a, b) => a.at - b.at);
+  log.replaceChildren(...lines.map((line) => line.el));
+  log.scrollTop = atEnd ? log.scrollHeight : scrolled;
 }
 
 /**
