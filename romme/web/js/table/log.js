@@ -8,7 +8,6 @@
 
 import { cardShort } from '../cards.js';
 import { t } from '../i18n.js';
-import { handMelds } from '../preview.js';
 
 /** @import { Card, SeatInfo, Table, View } from '../types.js' */
 /** @import { TextParams } from '../i18n.js' */
@@ -21,7 +20,7 @@ import { handMelds } from '../preview.js';
  * @property {string} key the text's key
  * @property {number} [seat] the seat it is about (its name is looked up when drawn)
  * @property {string} [name] the nickname, where the seat may have changed hands since
- * @property {Card[][]} [cards] the cards, meld by meld
+ * @property {Card[]} [cards] the cards (of a lay-down, its melds one after the other)
  * @property {number} [n] a count
  * @property {number} [round] which round
  * @property {number[]} [seats] several seats (the winners)
@@ -35,7 +34,7 @@ const MOVE_TEXT = /** @type {Record<string, string>} */ ({
 });
 
 /** The lines kept of a table (the oldest go first). */
-const MAX_LINES = 400;
+const MAX_LINES = 300;
 
 export class TableLog {
   /** @type {LogLine[]} */
@@ -68,7 +67,7 @@ export class TableLog {
     const history = v.history ?? [];
     for (const entry of history.slice(this.told)) {
       const key = MOVE_TEXT[entry.move];
-      if (key) this.add({ at: now, kind: 'move', key, seat: entry.seat, cards: entry.move === 'lay' ? splitMelds(entry.cards, v) : [entry.cards] });
+      if (key) this.add({ at: now, kind: 'move', key, seat: entry.seat, cards: entry.cards });
     }
     this.told = Math.max(this.told, history.length);
     this.observeResults(v, now, v.round_no);
@@ -128,18 +127,6 @@ export class TableLog {
   }
 }
 
-/**
- * The cards of a lay-down, meld by meld as the client sees them (else all together).
- * @param {Card[]} cards
- * @param {View} v
- */
-function splitMelds(cards, v) {
-  const melds = handMelds(cards, v.rules);
-  const whole = melds.length && melds[0].from === 0 && melds.every((m, i) => i === 0 || m.from === melds[i - 1].to)
-    && melds[melds.length - 1].to === cards.length;
-  return whole ? melds.map((m) => cards.slice(m.from, m.to)) : [cards];
-}
-
 /** The log of each table seen since the page loaded. @type {Map<number, TableLog>} */
 const logs = new Map();
 
@@ -161,7 +148,7 @@ export function logText(line, seatName) {
   if (line.name !== undefined) params.name = line.name;
   else if (line.seat !== undefined) params.name = seatName(line.seat);
   if (line.cards) {
-    params.cards = line.cards.map((meld) => meld.map(cardShort).join(' ')).join(' · ');
+    params.cards = line.cards.map(cardShort).join(' ');
     params.card = params.cards;
   }
   if (line.n !== undefined) params.n = line.n;

@@ -45,7 +45,7 @@ export function renderChat(screen) {
   const table = state.table;
   const muted = table ? mutedAt(table.id) : new Set();
   const chat = (table?.chat || []).filter((m) => !muted.has(m.from));
-  const notes = table ? tableLog(table.id).lines.map((line) => ({ at: line.at, kind: line.kind, text: logText(line, (seat) => state.seatName(seat)) })) : [];
+  const notes = table ? tableLog(table.id).lines.map((line) => ({ at: line.at, kind: line.kind, key: line, text: () => logText(line, (seat) => state.seatName(seat)) })) : [];
   renderChatLog(els.chatLog, chat, notes);
   const dot = /** @type {HTMLElement} */ (els.sideToggle.querySelector('.unread'));
   if (state.seenChat === null || document.body.classList.contains('side-open')) state.seenChat = chat.length;
