@@ -11,7 +11,7 @@ import { chatForm, limitChat } from '../widgets.js';
 
 /** @import { TableScreen } from './screen.js' */
 
-/** The quick phrases under the table chat (their texts' keys). */
+/** The table chat's quick phrases (their texts' keys). */
 const PHRASES = ['chat.phrase_hello', 'chat.phrase_luck', 'chat.phrase_well_played', 'chat.phrase_thanks', 'chat.phrase_good_game', 'chat.phrase_moment'];
 
 /**
@@ -84,8 +84,7 @@ export function buildTable(screen) {
   const mini = h('div.mini-info',
     h('button.icon-btn', { onclick: () => app.openLobby(), 'data-i18n-label': 'table.to_lobby' }, '←'),
     miniTimer, miniLimit, h('span.spacer'), sideToggle);
-  const feltTop = h('div.felt-top', back, piles, opponents);
-  const felt = h('div.felt', mini, feltTop, center, waiting, me, overlay);
+  const felt = h('div.felt', mini, h('div.felt-top', back, piles, opponents), center, waiting, me, overlay);
   const side = h('aside.side', { id: 'side' },
     h('button.icon-btn.side-close', { onclick: () => screen.toggleSide(false), 'data-i18n-label': 'common.close' }, '×'),
     h('div.side-top', timerRing, limit),
@@ -104,7 +103,7 @@ export function buildTable(screen) {
   const els = {
     stock, discard, piles, opponents, melds, center, lay, knock, sortSuit, sortRank, hintBtn, status,
     handActions, hand, meName, me, waiting, overlay, timerRing, limit, invite, results, rules, chatLog,
-    sideToggle, miniTimer, miniLimit, tray, feltTop,
+    sideToggle, miniTimer, miniLimit, tray,
   };
   placePiles(els);
   return els;

@@ -1,7 +1,7 @@
 // @ts-check
 // The side panel (a menu on a phone): the turn timer and the knock window, the
 // point limit or round, the table's settings (a staked game's pot with them), and
-// the table chat.
+// the table chat with the table's log among its lines.
 
 import { gamePotText } from '../chips.js';
 import { mutedAt } from '../friends.js';
