@@ -3,7 +3,10 @@ the lobby, a table with twelve melds, the round summary and the settings dialog.
 Each is photographed into docs/img/ (the README shows them) and checked: no table
 element lies outside the window or under another element a player can press, the
 melds need no scrolling, and axe-core (from npm, node_modules/axe-core) finds no
-serious or critical accessibility violation.
+serious or critical accessibility violation. On a phone (360x740, and the table held
+sideways at 740x360) the piles and the actions lie within the thumb's reach and no
+toast covers a card, pile or action; at 360x740 nothing lies under the system bars'
+insets either. It also makes the README's picture of a drag (docs/img/table.jpg).
 
 The table is a real position: a four-player round the engine played until twelve
 melds lay on the table, shown from seat 0 with a full hand (the screen renders any
@@ -266,6 +269,19 @@ def test_every_screen_fits_and_passes_axe(guest: Any) -> None:
         show(page, summary_view, 9200 + n)
         photograph(page, f"summary-{size_name}")
         check(page, f"summary {size_name}")
+
+    # A phone held sideways (740 x 360): the tray beside the hand, still within the thumb's
+    # reach, nothing under a toast, everything in the window.
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.evaluate("window.__romme.openLobby()")
+    page.wait_for_selector("#new-game")
+    show_table(page, table_view, 9250)
+    page.evaluate("async () => (await import('./js/ui.js')).toast('Not your turn', 'error', 60000)")
+    page.wait_for_selector(".toast.error.show")
+    assert page.evaluate(_THUMB_REACH) == []
+    covered = page.evaluate(_TOAST_CLEAR)
+    page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    check(page, "table, phone sideways", covered=covered)
 
 
 def test_readme_picture_of_a_drag(browser: Any, server: str, errors: PageErrors) -> None:
