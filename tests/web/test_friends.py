@@ -17,8 +17,11 @@ from tests.web.ui import register, wait_for
 
 
 def _chat_texts(page: Any) -> list[str]:
+    """What people wrote at the table (not the table's log among it)."""
     return list(
-        page.eval_on_selector_all("#table-chat-log li .text", "els => els.map(e => e.textContent)")
+        page.eval_on_selector_all(
+            "#table-chat-log li:not(.note) .text", "els => els.map(e => e.textContent)"
+        )
     )
 
 

@@ -3,7 +3,10 @@ the lobby, a table with twelve melds, the round summary and the settings dialog.
 Each is photographed into docs/img/ (the README shows them) and checked: no table
 element lies outside the window or under another element a player can press, the
 melds need no scrolling, and axe-core (from npm, node_modules/axe-core) finds no
-serious or critical accessibility violation.
+serious or critical accessibility violation. On a phone (360x740, and the table held
+sideways at 740x360) the piles and the actions lie within the thumb's reach and no
+toast covers a card, pile or action; at 360x740 nothing lies under the system bars'
+insets either. It also makes the README's picture of a drag (docs/img/table.jpg).
 
 The table is a real position: a four-player round the engine played until twelve
 melds lay on the table, shown from seat 0 with a full hand (the screen renders any
@@ -22,7 +25,7 @@ from romme.engine.reference import reference_action
 from romme.engine.rules import Rules
 from tests.web.conftest import ROOT, PageErrors
 from tests.web.test_summary import round_over_view, show
-from tests.web.ui import login_guest, point, settle
+from tests.web.ui import login_guest, open_table, point, settle
 
 pytestmark = pytest.mark.slow
 
@@ -33,8 +36,9 @@ SIZES = {
     "laptop": {"width": 1366, "height": 800},
     "desktop": {"width": 1920, "height": 1080},
 }
-# A hand of fourteen with two melds in it (the blue lines), as after a draw.
-HAND = ["7C", "7D", "7H", "2S", "5H", "6H", "7H", "8H", "XX", "KD", "QC", "9S", "3D", "4C"]
+# A hand of fourteen with two melds in it (the blue lines), as after a draw; its 9D
+# fits the high end of the table's 6D 7D XX.
+HAND = ["7C", "7D", "7H", "2S", "5H", "6H", "7H", "8H", "XX", "KD", "QC", "9S", "9D", "4C"]
 
 # Every element a player can press that is shown: inside the window, and on top at
 # its centre (under an open dialog or the round summary: those in it; the fan's cards overlap on purpose and are checked for the window only).
@@ -90,6 +94,52 @@ _TOAST_CLEAR = """() => {
   return found;
 }"""
 
+# On a phone the table is played with the thumb: the piles' centres and the actions
+# lie in the lower half of the window, each action at least 44 px high (the blue
+# arrows at the melds' ends too), and a toast covers no card, pile or action.
+_THUMB_REACH = """() => {
+  const H = document.documentElement.clientHeight;
+  const found = [];
+  const box = (el) => el.getBoundingClientRect();
+  const actions = ['#stock', '#discard', '#lay-cards', '#hint', '#sort-suit', '#sort-rank'];
+  for (const sel of actions) {
+    const r = box(document.querySelector(sel));
+    if (r.top + r.height / 2 < H / 2) found.push(`${sel} in the upper half (centre at ${Math.round(r.top + r.height / 2)} of ${H})`);
+    if (r.height < 44) found.push(`${sel} only ${Math.round(r.height)} px high`);
+  }
+  const arrow = parseFloat(getComputedStyle(document.querySelector('.meld-arrow')).height);
+  if (arrow < 44) found.push(`a meld's arrow only ${arrow} px high`);
+  const toasts = [...document.querySelectorAll('.toast')].filter((el) => el.checkVisibility()).map(box);
+  if (!toasts.length) found.push('no toast shown');
+  for (const el of document.querySelectorAll(`#hand .hand-card, ${actions.join(', ')}`)) {
+    const r = box(el);
+    for (const t of toasts) {
+      if (t.right > r.left && t.left < r.right && t.bottom > r.top && t.top < r.bottom) found.push(`a toast covers ${el.id || el.className}`);
+    }
+  }
+  return found;
+}"""
+
+# The system's bars: with insets of 24 px at the top and 20 px at the bottom (set
+# through the variables the stylesheet takes from env(safe-area-inset-*), which only a
+# real phone fills in), nothing of the table lies under them.
+_SAFE_AREA = """() => {
+  const found = [];
+  const sheets = [...document.styleSheets].flatMap((s) => [...s.cssRules].map((r) => r.cssText)).join(' ');
+  for (const side of ['top', 'right', 'bottom', 'left'])
+    if (!sheets.includes(`env(safe-area-inset-${side}`)) found.push(`the stylesheet ignores safe-area-inset-${side}`);
+  if (!document.querySelector('meta[name=viewport]').content.includes('viewport-fit=cover'))
+    found.push('the page does not extend under the system bars (viewport-fit=cover)');
+  const H = document.documentElement.clientHeight;
+  const parts = '.table-screen :is(button, input, .seat, .pile, .meld, .hand-card, .me-label, .turn-status), .toast';
+  for (const el of document.querySelectorAll(parts)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !el.checkVisibility({ visibilityProperty: true })) continue;
+    if (r.top < 24 - 0.5 || r.bottom > H - 20 + 0.5) found.push(`${el.id || el.className} under a system bar (${Math.round(r.top)}..${Math.round(r.bottom)} of ${H})`);
+  }
+  return found;
+}"""
+
 _AXE_RUN = """async () => {
   const result = await window.axe.run(document, { resultTypes: ['violations'] });
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -112,30 +162,11 @@ def twelve_melds_view() -> dict[str, Any]:
     raise AssertionError("the round ended before twelve melds were laid")
 
 
-def show_table(page: Any, view: dict[str, Any], table_id: int) -> None:
-    """The table screen with `view`, as if the server had sent it."""
-    table = {
-        "id": table_id,
-        "host": "Lena",
-        "status": "playing",
-        "my_seat": 0,
-        "version": 5,
-        "settings": {"preset": "classic", "point_limit": 500, "seats": 4, "turn_seconds": 30},
-        "seats": [
-            {"seat": 0, "nickname": "Lena", "bot": None, "connected": True, "away": False},
-            {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
-            {"seat": 2, "nickname": None, "bot": "strong", "connected": True, "away": False},
-            {"seat": 3, "nickname": None, "bot": "expert", "connected": True, "away": False},
-        ],
-        "view": view,
-        "timer": None,
-        "chat": [],
-    }
-    page.evaluate(
-        "(t) => { window.__romme.tables.set(t.id, t); window.__romme.openTable(t.id); }", table
-    )
-    page.wait_for_selector("#melds .meld")
-    settle(page)
+def show_table(page: Any, view: dict[str, Any], table_id: int, me: str = "Lena") -> None:
+    """The twelve melds' table, seat 0 (the page's player, `me`) against three computer
+    opponents."""
+    players = [me, "casual", "strong", "expert"]
+    open_table(page, view, players, table_id, point_limit=500, wait="#melds .meld")
 
 
 def photograph(page: Any, name: str) -> Path:
@@ -153,6 +184,22 @@ def check(page: Any, what: str, fit: bool = True, covered: tuple[str, ...] = ())
     problems = [f"{what}: a toast covers {c}" for c in covered]
     problems += [f"{what}: {p}" for p in page.evaluate(_FIT)] if fit else []
     problems += [f"{what}: axe: {p}" for p in page.evaluate(_AXE_RUN)]
+    assert problems == [], "\n".join(problems)
+
+
+def check_safe_area(page: Any) -> None:
+    """The table with the system bars' insets a phone would report: nothing under them,
+    everything else still fits."""
+    page.evaluate(
+        "() => { const s = document.documentElement.style;"
+        " s.setProperty('--safe-top', '24px'); s.setProperty('--safe-bottom', '20px'); }"
+    )
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
+    problems = page.evaluate(_SAFE_AREA) + page.evaluate(_FIT)
+    page.evaluate(
+        "() => { const s = document.documentElement.style;"
+        " s.removeProperty('--safe-top'); s.removeProperty('--safe-bottom'); }"
+    )
     assert problems == [], "\n".join(problems)
 
 
@@ -204,6 +251,9 @@ def test_every_screen_fits_and_passes_axe(guest: Any) -> None:
         page.wait_for_selector(".toast.error.show")
         photograph(page, f"table-{size_name}")
         covered = page.evaluate(_TOAST_CLEAR)
+        if size_name == "phone":
+            assert page.evaluate(_THUMB_REACH) == []
+            check_safe_area(page)
         page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
         check(page, f"table {size_name}", covered=covered)
 
@@ -219,6 +269,43 @@ def test_every_screen_fits_and_passes_axe(guest: Any) -> None:
         show(page, summary_view, 9200 + n)
         photograph(page, f"summary-{size_name}")
         check(page, f"summary {size_name}")
+
+    # A phone held sideways (740 x 360): the tray beside the hand, still within the thumb's
+    # reach, nothing under a toast, everything in the window.
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.evaluate("window.__romme.openLobby()")
+    page.wait_for_selector("#new-game")
+    show_table(page, table_view, 9250)
+    page.evaluate("async () => (await import('./js/ui.js')).toast('Not your turn', 'error', 60000)")
+    page.wait_for_selector(".toast.error.show")
+    assert page.evaluate(_THUMB_REACH) == []
+    covered = page.evaluate(_TOAST_CLEAR)
+    page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    check(page, "table, phone sideways", covered=covered)
+
+
+def test_readme_picture_of_a_drag(browser: Any, server: str, errors: PageErrors) -> None:
+    """The README's picture of the table (docs/img/table.jpg, full size): the 9D dragged
+    towards the blue arrow at the high end of the 6D 7D XX it fits."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = errors.watch(ctx.new_page(), "drag picture")
+    login_guest(page, server, "Dora")
+    show_table(page, twelve_melds_view(), 9600, me="Dora")
+    page.mouse.move(*point(page, "#hand-12"))
+    page.mouse.down()
+    page.mouse.move(640, 400, steps=4)
+    arrows = page.locator(".meld-arrow:visible")
+    assert arrows.count() == 1
+    box = page.locator("#meld-10 .meld-arrow.high").bounding_box()
+    assert box is not None
+    # Short of the arrow, so that the card shows whole below it.
+    page.mouse.move(box["x"] - 20, box["y"] + 140, steps=6)
+    settle(page)
+    page.screenshot(
+        path=str(IMG / "table.jpg"), type="jpeg", quality=80, animations="disabled", caret="hide"
+    )
+    page.mouse.up()
+    ctx.close()
 
 
 def test_settings_apply_at_once_and_stay(guest: Any) -> None:

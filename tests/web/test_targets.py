@@ -10,7 +10,7 @@ from typing import Any
 from romme.engine.game import Game
 from romme.engine.rules import Rules
 from tests.web.conftest import shot
-from tests.web.ui import drag_to_point, login_guest
+from tests.web.ui import drag_to_point, login_guest, open_table
 
 
 def crafted_view() -> dict[str, Any]:
@@ -36,29 +36,7 @@ def crafted_view() -> dict[str, Any]:
 
 
 def open_crafted(page: Any, view: dict[str, Any]) -> None:
-    table = {
-        "id": 9100,
-        "host": "Tess",
-        "status": "playing",
-        "my_seat": 0,
-        "version": 9,
-        "settings": {"preset": "classic", "point_limit": 100, "seats": 2, "turn_seconds": 30},
-        "seats": [
-            {"seat": 0, "nickname": "Tess", "bot": None, "connected": True, "away": False},
-            {"seat": 1, "nickname": None, "bot": "casual", "connected": True, "away": False},
-        ],
-        "view": view,
-        "timer": None,
-        "next_round": None,
-        "chat": [],
-    }
-    page.evaluate(
-        """(t) => { const a = window.__romme; a.sent = [];
-        a.send = (m) => { a.sent.push(m); return 'x'; };
-        a.tables.set(t.id, t); a.openTable(t.id); }""",
-        table,
-    )
-    page.wait_for_selector("#hand .hand-card")
+    open_table(page, view, ["Tess", "casual"], record_sent=True)
 
 
 def sent(page: Any) -> list[dict[str, Any]]:

@@ -1,13 +1,14 @@
 """Two people in two browser contexts: an invite-only table, an invitation
-accepted, table chat both ways, and a reload in the middle of a turn after
-which the game simply goes on."""
+accepted, table chat both ways (typed and a quick phrase), the table's log among
+the chat's lines, and a reload in the middle of a turn after which the game
+simply goes on."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.web.conftest import shot
-from tests.web.ui import drag_to_point, login_guest, view, wait_for
+from tests.web.ui import drag_to_point, hand_in_dom, login_guest, view, wait_for
 
 
 def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
@@ -58,6 +59,12 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     guest.fill("#table-chat-input", "Danke, dir auch")
     guest.click("#side button[type=submit]")
     host.wait_for_selector("#table-chat-log li:has-text('Danke, dir auch')")
+    # A quick phrase is a chat line with one click.
+    guest.click("#side [data-phrase='chat.phrase_luck']")
+    host.wait_for_selector("#table-chat-log li:not(.note):has-text('Gustav: Good luck!')")
+    # The table's log tells who sat down and when the round began, apart from the chat.
+    host.wait_for_selector("#table-chat-log li.note-seat:has-text('Gustav took a seat')")
+    host.wait_for_selector("#table-chat-log li.note-round:has-text('Round 1')")
 
     # Seat 0 (the host) begins: draw, then reload in the middle of the turn.
     v = view(host)
@@ -74,6 +81,8 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     )
     assert host.locator("#turn-status .exclaim").count() == 1
     host.wait_for_selector("#table-chat-log li:has-text('Danke, dir auch')")
+    # The round's moves so far are in the log again after the reload.
+    host.wait_for_selector("#table-chat-log li.note:has-text('Hedda drew from the stock')")
 
     # A network loss: the socket drops, the page reconnects by itself.
     host.evaluate("window.__romme.conn.socket.close(4000)")
@@ -92,7 +101,13 @@ def test_invite_chat_and_reload(server: str, new_context: Any) -> None:
     guest.click("#stock")
     wait_for(guest, lambda: (view(guest) or {}).get("phase") == "play", what="Gustav's draw")
     shot(guest, "table-two-players")
+    discarded = hand_in_dom(guest)[0]
     drag_to_point(guest, "#hand-0", "#discard")
     wait_for(host, lambda: (view(host) or {}).get("current") == 0, what="the host's turn again")
+    # The opponent's moves appear in the host's log as they happen.
+    host.wait_for_selector("#table-chat-log li.note:has-text('Gustav drew from the stock')")
+    told = host.locator("#table-chat-log li.note:has-text('Gustav discarded')").inner_text()
+    short = host.evaluate("(c) => import('./js/cards.js').then((m) => m.cardShort(c))", discarded)
+    assert told.endswith(f"Gustav discarded {short}"), told
     assert host.locator("#seat-1 .turn-arrow").count() == 0
     assert host.locator("#turn-status .exclaim").count() == 1

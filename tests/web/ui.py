@@ -26,6 +26,61 @@ _VISIBLE_POINT = """(el) => {
 }"""
 
 
+BOT_LEVELS = ("beginner", "casual", "strong", "expert")
+
+
+def open_table(
+    page: Any,
+    view: dict[str, Any],
+    players: list[str],
+    table_id: int = 9100,
+    point_limit: int = 100,
+    record_sent: bool = False,
+    wait: str = "#hand .hand-card",
+) -> None:
+    """The table screen with `view`, as if the server had sent the `table` message: the
+    screen renders any view the server could send. ``players`` sit in seats 0, 1, ...
+    (a nickname, or a computer opponent's level); the page's player is seat 0. With
+    ``record_sent`` the page's outgoing messages are kept in ``window.__romme.sent``
+    instead of reaching the server."""
+    seats = [
+        {
+            "seat": i,
+            "nickname": None if who in BOT_LEVELS else who,
+            "bot": who if who in BOT_LEVELS else None,
+            "connected": True,
+            "away": False,
+        }
+        for i, who in enumerate(players)
+    ]
+    table = {
+        "id": table_id,
+        "host": players[0],
+        "status": "playing",
+        "my_seat": 0,
+        "version": 5,
+        "settings": {
+            "preset": "classic",
+            "point_limit": point_limit,
+            "seats": len(players),
+            "turn_seconds": 30,
+        },
+        "seats": seats,
+        "view": view,
+        "timer": None,
+        "next_round": None,
+        "chat": [],
+    }
+    page.evaluate(
+        """([t, record]) => { const a = window.__romme;
+        if (record) { a.sent = []; a.send = (m) => { a.sent.push(m); return 'x'; }; }
+        a.tables.set(t.id, t); a.openTable(t.id); }""",
+        [table, record_sent],
+    )
+    page.wait_for_selector(wait)
+    settle(page)
+
+
 def in_lobby(page: Any) -> None:
     """Wait for the lobby and the panels it loads over HTTP (marked aria-busy until
     then), so that no request of the lobby is still on its way when a test goes on:

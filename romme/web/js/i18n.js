@@ -183,8 +183,18 @@ export function translateDom(root) {
  * @param {number} ms
  */
 export function formatTime(ms) {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(ms));
+  // One formatter per language: a chat log formats hundreds of times in a row.
+  if (!timeFormat || timeFormatLang !== lang) {
+    timeFormat = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+    timeFormatLang = lang;
+  }
+  return timeFormat.format(new Date(ms));
 }
+
+/** @type {Intl.DateTimeFormat | null} */
+let timeFormat = null;
+/** @type {string | null} */
+let timeFormatLang = null;
 
 /** @param {string} key */
 export function hasKey(key) { return Object.hasOwn(catalog, key); }

@@ -86,6 +86,7 @@
  * @property {number[]} knock_seats
  * @property {RoundResult[]} results
  * @property {number[]} winners
+ * @property {{seat: number, move: string, cards: Card[]}[]} [history] the round's public moves, oldest first
  */
 
 /**

@@ -71,7 +71,15 @@ function append(el, children) {
  */
 export function clear(el) { while (el.firstChild) el.firstChild.remove(); return el; }
 
-const toastRoot = () => /** @type {HTMLElement} */ (document.getElementById('toasts'));
+/**
+ * Where notifications go: the table's own lane where it is shown (on a phone, over the
+ * status line, so that they cover no name, meld, pile, action or card), else the page's.
+ */
+function toastRoot() {
+  const lane = document.getElementById('toast-lane');
+  if (lane && lane.getClientRects().length) return lane;
+  return /** @type {HTMLElement} */ (document.getElementById('toasts'));
+}
 
 /**
  * A short message at the bottom that goes away by itself.

@@ -81,16 +81,44 @@ export function showPlayerInfo(app, nickname, extra) {
 }
 
 /**
- * Show `messages` in `log`, scrolled to the newest.
+ * A line of a table's log for the chat (see table/log.js): `key` is the line itself, by
+ * which its element is kept; `text` tells it.
+ * @typedef {{at: number, kind: string, key: object, text: () => string}} ChatNote
+ */
+
+/** Each chat log's elements, by the message or note they show: a table's log redrawn
+ * after every move makes only its new lines. @type {WeakMap<HTMLElement, WeakMap<object, HTMLElement>>} */
+const drawn = new WeakMap();
+
+/**
+ * Show `messages` in `log`, and among them by time the `notes` (a table's moves and
+ * events, set apart from what people wrote); it stays at the newest unless the reader
+ * scrolled back.
  * @param {HTMLElement} log
  * @param {ChatMessage[] | null | undefined} messages
+ * @param {ChatNote[]} [notes]
  */
-export function renderChatLog(log, messages) {
-  clear(log);
-  for (const m of messages || []) {
-    log.append(h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text)));
-  }
-  log.scrollTop = log.scrollHeight;
+export function renderChatLog(log, messages, notes = []) {
+  const made = drawn.get(log) ?? new WeakMap();
+  drawn.set(log, made);
+  /** @param {object} key @param {() => HTMLElement} make */
+  const element = (key, make) => {
+    let el = made.get(key);
+    if (!el) { el = make(); made.set(key, el); }
+    return el;
+  };
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const scrolled = log.scrollTop;
+  const lines = [...(messages || []).map((m) => ({ at: m.at, el: element(m, () => h('li', h('time', formatTime(m.at)), ' ', h('strong', `${m.from}:`), ' ', h('span.text', m.text))) })),
+    ...notes.map((n) => ({ at: n.at, el: element(n.key, () => h('li.note', { class: `note-${n.kind}` }, h('time', formatTime(n.at)), ' ', h('span.text', n.text()))) }))];
+  lines.sort((a, b) => a.at - b.at);
+  const shown = log.children;
+  // Mostly lines are only added at the end: those are appended, the others stay.
+  const kept = shown.length <= lines.length && lines.slice(0, shown.length).every((line, i) => shown[i] === line.el);
+  if (kept && shown.length === lines.length) return;
+  if (kept) log.append(...lines.slice(shown.length).map((line) => line.el));
+  else log.replaceChildren(...lines.map((line) => line.el));
+  log.scrollTop = atEnd ? log.scrollHeight : scrolled;
 }
 
 /**

@@ -11,6 +11,9 @@ import { chatForm, limitChat } from '../widgets.js';
 
 /** @import { TableScreen } from './screen.js' */
 
+/** The table chat's quick phrases (their texts' keys). */
+const PHRASES = ['chat.phrase_hello', 'chat.phrase_luck', 'chat.phrase_well_played', 'chat.phrase_thanks', 'chat.phrase_good_game', 'chat.phrase_moment'];
+
 /**
  * Build the screen's elements into `screen.root`; returns them by name.
  * @param {TableScreen} screen
@@ -43,7 +46,11 @@ export function buildTable(screen) {
     screen.toggleMeld(line.dataset.meld ?? '');
   }, true);
   const meName = h('div.me-label', { id: 'me-label' });
-  const me = h('div.me-area', status, handActions, hand, meName);
+  // Within a thumb's reach on a phone: the piles (moved here by placePiles) beside the
+  // actions, just above the hand; notifications there take the status line's place.
+  const tray = h('div.tray', handActions);
+  const toastLane = h('div.toast-lane', { id: 'toast-lane', 'aria-live': 'polite' });
+  const me = h('div.me-area', status, toastLane, tray, hand, meName);
   const waiting = h('div.waiting', { id: 'waiting', hidden: true });
   const overlay = h('div.overlay', { id: 'overlay', hidden: true });
 
@@ -58,12 +65,18 @@ export function buildTable(screen) {
   const onSound = () => { if (!sound.isConnected) document.removeEventListener('romme-sound', onSound); else showSound(sound); };
   document.addEventListener('romme-sound', onSound);
   const rules = h('ul.chips.small', { id: 'table-settings' });
-  const chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite' });
-  const chat = chatForm('table-chat-input', (text) => {
+  // It scrolls (the table's log fills it): it takes the focus, so that keys scroll it too.
+  const chatLog = h('ol.chat-log', { id: 'table-chat-log', 'aria-live': 'polite', tabindex: '0', 'data-i18n-label': 'table.chat' });
+  /** @param {string} text */
+  const say = (text) => {
     if (!state.table) return false;
     app.send({ type: 'table_chat', table: state.table.id, text });
     return true;
-  });
+  };
+  const chat = chatForm('table-chat-input', say);
+  // Quick phrases: a friendly word with one tap, sent as a chat line in the sender's language.
+  const phrases = h('div.phrases', { role: 'group', 'data-i18n-label': 'chat.phrases' },
+    PHRASES.map((key) => h('button.phrase', { type: 'button', dataset: { phrase: key }, 'data-i18n': key, onclick: () => say(t(key)) })));
   const sideToggle = h('button.icon-btn.side-toggle', { id: 'side-toggle', 'aria-expanded': 'false', 'data-i18n-label': 'table.menu',
     onclick: () => screen.toggleSide() }, h('span.unread', { hidden: true }), '☰');
   const miniTimer = h('span.mini-timer', { id: 'mini-timer' });
@@ -83,15 +96,31 @@ export function buildTable(screen) {
       settingsButton('tool-btn')),
     leave,
     rules,
-    h('h2.chat-title', { 'data-i18n': 'table.chat' }), chatLog, chat);
+    h('h2.chat-title', { 'data-i18n': 'table.chat' }), phrases, chatLog, chat);
   screen.root.replaceChildren(h('div.table-screen', felt, side, h('div.side-scrim', { onclick: () => screen.toggleSide(false) })));
   translateDom(screen.root);
   limitChat(screen.root, app.chatMax);
-  return {
+  const els = {
     stock, discard, piles, opponents, melds, center, lay, knock, sortSuit, sortRank, hintBtn, status,
     handActions, hand, meName, me, waiting, overlay, timerRing, limit, invite, results, rules, chatLog,
-    sideToggle, miniTimer, miniLimit,
+    sideToggle, miniTimer, miniLimit, tray,
   };
+  placePiles(els);
+  return els;
+}
+
+/** The layout of a phone (the same width as the stylesheet's). */
+export const PHONE = matchMedia('(max-width: 760px)');
+
+/**
+ * The piles lie at the top of the felt on a wide screen, and on a phone in the tray
+ * above the hand, where a thumb reaches them (their place in the document is also
+ * their place in the keyboard's order).
+ * @param {{piles: HTMLElement, tray: HTMLElement, opponents: HTMLElement}} els
+ */
+export function placePiles(els) {
+  if (PHONE.matches) els.tray.prepend(els.piles);
+  else els.opponents.before(els.piles);
 }
 
 /**

@@ -108,7 +108,8 @@ export function layoutHand(screen, gap = null) {
   const width = box.clientWidth;
   const cw = cards[0].offsetWidth || 80;
   const ch = cw * 1.4;
-  const rows = width < TWO_ROWS_BELOW && n > 8 ? 2 : 1;
+  // (Not on a phone held sideways: its height is too short for two rows.)
+  const rows = width < TWO_ROWS_BELOW && n > 8 && window.innerHeight > 500 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const mid = (perRow - 1) / 2;
   const angle = Math.min(2.6, (width < 500 ? 18 : 26) / perRow);

@@ -17,11 +17,12 @@ import { animate, captureRects, flashTurn } from './anim.js';
 import { fitMelds, renderMelds, renderOpponents, renderPiles, renderWaiting } from './board.js';
 import { markFresh, noteMoves, renderControls } from './controls.js';
 import { exit, inviteDialog, leave, playerInfoDialog } from './dialogs.js';
-import { buildTable } from './dom.js';
+import { PHONE, buildTable, placePiles } from './dom.js';
 import { insertionIndex, layoutHand, renderHand, reorder, sortHand, syncHand, toggleMeld } from './hand.js';
 import { askHint, showHint } from './hint.js';
 import { globalKey, handKey, keysDialog } from './keys.js';
 import { draw, dropOn, knock, layCards, showTargets, tapCard } from './moves.js';
+import { tableLog } from './log.js';
 import { renderChat, renderSide, renderTimer, toggleSide } from './side.js';
 import { TableState } from './state.js';
 import { openResults, renderSummary } from './summary.js';
@@ -49,6 +50,8 @@ export class TableScreen {
     this.tick = setInterval(() => renderTimer(this), 250);
     this.onResize = () => layoutHand(this);
     window.addEventListener('resize', this.onResize);
+    this.onPhone = () => { placePiles(this.els); layoutHand(this); };
+    PHONE.addEventListener('change', this.onPhone);
     // The meld area changes with the window and with the hand's height.
     this.meldFit = new ResizeObserver(() => fitMelds(this));
     this.meldFit.observe(this.els.center);
@@ -59,6 +62,7 @@ export class TableScreen {
   destroy() {
     clearInterval(this.tick);
     window.removeEventListener('resize', this.onResize);
+    PHONE.removeEventListener('change', this.onPhone);
     this.meldFit.disconnect();
     document.removeEventListener('keydown', this.onKey);
     document.title = t('app.name');
@@ -119,6 +123,7 @@ export class TableScreen {
     const state = this.state;
     if (events.length) state.busy = false;
     noteMoves(this, events, table);
+    tableLog(table.id).observe(table, this.app.now());
     const prevRound = state.view?.round_no;
     state.table = table;
     this.app.tableId = table.id;
@@ -136,7 +141,9 @@ export class TableScreen {
 
   /** @param {string} what what changed in the app: language, chat, lobby, invitations, welcome, seats... */
   update(what) {
-    if (!this.state.table) return;
+    const table = this.state.table;
+    if (!table) return;
+    tableLog(table.id).observe(table, this.app.now());
     if (what === 'language') {
       this.els = buildTable(this);
       this.drag = this.makeDrag();

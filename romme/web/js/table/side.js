@@ -1,13 +1,14 @@
 // @ts-check
 // The side panel (a menu on a phone): the turn timer and the knock window, the
 // point limit or round, the table's settings (a staked game's pot with them), and
-// the table chat.
+// the table chat with the table's log among its lines.
 
 import { gamePotText } from '../chips.js';
 import { mutedAt } from '../friends.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
 import { renderChatLog, settingsChips } from '../widgets.js';
+import { logText, tableLog } from './log.js';
 import { renderControls } from './controls.js';
 import { renderCountdown } from './summary.js';
 
@@ -35,7 +36,8 @@ export function renderSide(screen) {
 }
 
 /**
- * The chat, and a dot on the menu button for messages not seen yet.
+ * The chat with the table's log among its messages, and a dot on the menu button for
+ * messages not seen yet (the log's lines do not count).
  * @param {TableScreen} screen
  */
 export function renderChat(screen) {
@@ -43,7 +45,8 @@ export function renderChat(screen) {
   const table = state.table;
   const muted = table ? mutedAt(table.id) : new Set();
   const chat = (table?.chat || []).filter((m) => !muted.has(m.from));
-  renderChatLog(els.chatLog, chat);
+  const notes = table ? tableLog(table.id).lines.map((line) => ({ at: line.at, kind: line.kind, key: line, text: () => logText(line, (seat) => state.seatName(seat)) })) : [];
+  renderChatLog(els.chatLog, chat, notes);
   const dot = /** @type {HTMLElement} */ (els.sideToggle.querySelector('.unread'));
   if (state.seenChat === null || document.body.classList.contains('side-open')) state.seenChat = chat.length;
   dot.hidden = chat.length <= state.seenChat;
