@@ -3,7 +3,7 @@
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
                                  [--repeats 3] [--db URL] [--skip-echo]
                                  [--point-limit 10000] [--stake 0]
-                                 [--mixed-stake N]
+                                 [--mixed-stake N] [--serve-args "..."]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
 four-seat tables of guests, and lets every table play full rounds: the player to
@@ -11,14 +11,22 @@ move waits ``--think`` seconds (jittered 0.5x..1.5x, like a person), then sends
 the reference player's move; everybody says "Next" after a round. For each move
 it measures the time from sending it to each of the four clients receiving the
 resulting update (move-to-broadcast latency). It reports moves per second,
-latency p50 / p99 / p99.9 and the server's memory (resident set of the server
-process; its bot worker separately), as the median and spread (min..max) over
-the repeats.
+latency p50 / p99 / p99.9, the server's CPU time per move (the server process's
+user + system time while measured, from psutil, divided by the moves measured:
+everything it did for them, the WebSocket frames included), the worst stall of
+the server's event loop while measured (``/healthz``'s ``loop_lag_ms``, see
+romme/server/loopwatch.py), the bytes the clients received per move (read off
+their sockets: what went over the wire, compressed or not), and the server's
+memory (resident set of the server process; its bot worker separately), as the
+median and spread (min..max) over the repeats. ``--serve-args`` passes more
+options to ``romme serve`` (e.g. ``"--ws-deflate"``).
 
 Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
 WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
 the size of a real action, sent back to the four members of the table. The ratio
-of the two is the cost of the game server itself.
+of the two is the cost of the game server itself. The echo's CPU per message is
+reported too: what the stack costs (uvicorn, the WebSocket frames) without the
+game.
 
 With a small ``--point-limit`` (1: one round a game) games end while measured:
 the host of a finished table opens a new one with the same seats at once, so the
@@ -77,6 +85,19 @@ def log_warnings(path: Path) -> dict[str, object]:
                 if isinstance(entry, dict) and entry.get("level") in ("warning", "error"):
                     found.setdefault(str(entry.get("event")), []).append(float(entry.get("ms", 0)))
     return {msg: f"{len(ms)}x, worst {max(ms):.0f} ms" for msg, ms in found.items()}
+
+
+def count_received(ws: ClientConnection, stats: Stats) -> None:
+    """Add what arrives on ``ws``'s socket, as it came over the wire, to
+    ``stats.received`` while measured."""
+    receive = ws.data_received
+
+    def counted(data: bytes) -> None:
+        if stats.measuring:
+            stats.received += len(data)
+        receive(data)
+
+    ws.data_received = counted  # type: ignore[method-assign]
 
 
 def free_port() -> int:
@@ -144,6 +165,15 @@ class Server:
         times = psutil.Process(self.proc.pid).cpu_times()
         return float(times.user + times.system)
 
+    def loop_stall(self, seconds: float) -> float:
+        """The worst lateness of the server's event loop in the last ``seconds``
+        (at most 60), in seconds; NaN if the server does not report it."""
+        data = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=10).json()
+        lag = data.get("loop_lag_ms")
+        if not lag:
+            return float("nan")
+        return max(lag[-min(len(lag), int(seconds) + 1) :]) / 1000
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -173,6 +203,15 @@ class Stats:
     client_lag: float = 0.0
     """The worst lateness of the load generator's event loop while measured: a
     latency this long may be the load generator's, not the server's."""
+    cpu_per_move: float = 0.0
+    """The server's CPU seconds while measured per move measured."""
+    server_stall: float = float("nan")
+    """The worst lateness of the server's event loop while measured, in seconds
+    (NaN: the server does not report it)."""
+    received: int = 0
+    """Bytes the clients received while measured (off their sockets)."""
+    moved: int = 0
+    """The moves measured (``moves`` becomes their rate at the end)."""
 
 
 class Seat:
@@ -182,6 +221,7 @@ class Seat:
         self, ws: ClientConnection, stats: Stats, think: float, sent: dict[tuple[int, int], float]
     ) -> None:
         self.ws = ws
+        count_received(ws, stats)
         self.table = -1
         self.stats = stats
         self.think = think
@@ -385,19 +425,23 @@ async def run_server_load(
     await watcher
     stats.measuring = False
     elapsed = time.perf_counter() - began
-    stats.cpu = (server.cpu_seconds() - cpu_start) / elapsed
+    server_cpu = server.cpu_seconds() - cpu_start
+    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
+    stats.cpu = server_cpu / elapsed
+    stats.cpu_per_move = server_cpu / max(1, stats.moves)
     stats.client_cpu = (time.process_time() - client_start) / elapsed
     gc.enable()
     gc.unfreeze()
+    stats.moved = stats.moves
     stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
     await close_seats(seats)
     return stats
 
 
-async def run_echo_load(port: int, tables: int, think: float, duration: float) -> Stats:
+async def run_echo_load(server: Server, tables: int, think: float, duration: float) -> Stats:
     """The same clients on /bench/echo: one 'move' at a time per group of four."""
     stats = Stats()
-    url = f"ws://127.0.0.1:{port}/bench/echo"
+    url = f"ws://127.0.0.1:{server.port}/bench/echo"
     payload = json.dumps(
         {"type": "action", "table": 1, "action": {"type": "discard", "card": "7H"}}
     )
@@ -443,9 +487,13 @@ async def run_echo_load(port: int, tables: int, think: float, duration: float) -
     gc.disable()
     stats.measuring = True
     began = time.perf_counter()
+    cpu_start = server.cpu_seconds()
     await asyncio.sleep(duration)
     stats.measuring = False
-    stats.moves = int(stats.moves / (time.perf_counter() - began) * 1000)
+    elapsed = time.perf_counter() - began
+    stats.cpu_per_move = (server.cpu_seconds() - cpu_start) / max(1, stats.moves)
+    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
+    stats.moves = int(stats.moves / elapsed * 1000)
     for task in movers:
         task.cancel()
     for ws in sockets:
@@ -518,6 +566,9 @@ def main() -> None:
         default=0,
         help="every other table staked at this many chips, the rest free, measured apart",
     )
+    parser.add_argument(
+        "--serve-args", default="", help='more options of "romme serve", e.g. "--ws-deflate"'
+    )
     args = parser.parse_args()
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
@@ -528,6 +579,14 @@ def main() -> None:
     cpu: list[float] = []
     client_cpu: list[float] = []
     client_lag: list[float] = []
+    per_move: dict[str, list[float]] = {"server": [], "echo": []}
+    """CPU ms per move (per echoed message) of each repeat."""
+    stalls: dict[str, list[float]] = {"server": [], "echo": []}
+    """The server's worst event-loop stall in ms while measured, each repeat."""
+    wire: list[float] = []
+    """Bytes the clients received per move, each repeat."""
+    loads: list[float] = []
+    """The machine's load average (1 minute) at the end of each repeat."""
     errors = 0
     games: list[float] = []
     codes: dict[str, int] = {}
@@ -535,7 +594,7 @@ def main() -> None:
     kinds: dict[str, list[tuple[float, float]]] = {}
     for repeat in range(args.repeats):
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
-        server = Server(args.db, Path(tmp))
+        server = Server(args.db, Path(tmp), args.serve_args.split())
         server.start()
         try:
             stats = asyncio.run(
@@ -553,6 +612,9 @@ def main() -> None:
                 for name, values in stakes_apart(stats).items():
                     kinds.setdefault(name, []).append(values)
             cpu.append(stats.cpu * 100)
+            per_move["server"].append(stats.cpu_per_move * 1000)
+            stalls["server"].append(stats.server_stall * 1000)
+            wire.append(stats.received / max(1, stats.moved))
             client_cpu.append(stats.client_cpu * 100)
             client_lag.append(stats.client_lag * 1000)
             memory.append(server.memory())
@@ -570,9 +632,9 @@ def main() -> None:
                 )
             )
             if not args.skip_echo:
-                echo = asyncio.run(
-                    run_echo_load(server.port, args.tables, args.think, args.duration)
-                )
+                echo = asyncio.run(run_echo_load(server, args.tables, args.think, args.duration))
+                per_move["echo"].append(echo.cpu_per_move * 1000)
+                stalls["echo"].append(echo.server_stall * 1000)
                 lat = echo.latencies
                 rows["echo"].append(
                     (
@@ -592,9 +654,12 @@ def main() -> None:
             print(f"repeat {repeat + 1}: the server logged {warnings}")
         if not os.environ.get("ROMME_BENCH_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
+        loads.append(os.getloadavg()[0])
         print(
             f"repeat {repeat + 1}: server {rows['server'][-1]}"
-            + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""),
+            + (f" echo {rows['echo'][-1]}" if rows["echo"] else "")
+            + f" CPU/move {per_move['server'][-1]:.2f} ms, worst loop stall "
+            f"{stalls['server'][-1]:.0f} ms, load {loads[-1]:.1f}",
             flush=True,
         )
 
@@ -612,6 +677,16 @@ def main() -> None:
             f"p50 {spread(list(cols[1]), ' ms', 2)}  p99 {spread(list(cols[2]), ' ms', 2)}  "
             f"p99.9 {spread(list(cols[3]), ' ms', 2)}"
         )
+    for name in ("server", "echo"):
+        if per_move[name]:
+            print(
+                f"{name:>6}: CPU per move {spread(per_move[name], ' ms', 2)}, "
+                f"worst event-loop stall {spread(stalls[name], ' ms', 0)}"
+            )
+    print(
+        f"bytes received per move (all clients of a table): {spread(wire, ' B', 0)}; "
+        f"machine load (1 min): {spread(loads, '')}"
+    )
     print(
         f"server memory: {spread([m[0] for m in memory], ' MiB')} "
         f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "

@@ -16,6 +16,7 @@ from romme.engine.rules import Rules
 from romme.server.auth import Sessions, load_secret
 from romme.server.encode import ViewEncoder
 from romme.server.gcpolicy import GcPolicy
+from romme.server.loopwatch import SECONDS, LoopWatch
 from romme.server.protocol import (
     ActionMsg,
     ProtocolError,
@@ -187,3 +188,17 @@ def test_gc_policy_freezes_and_now_and_then_collects_everything() -> None:
     finally:
         policy.stop()
     assert gc.get_freeze_count() == 0
+
+
+def test_loop_watch_keeps_the_worst_lateness_of_each_second() -> None:
+    watch = LoopWatch()
+    watch.record(100.2, 0.003)
+    watch.record(100.7, 0.040)
+    watch.record(100.9, 0.001)
+    watch.record(102.5, 0.120)
+    lag = watch.lag_ms(now=102.6)
+    assert len(lag) == SECONDS
+    assert lag[-3:] == [40, 0, 120]
+    assert lag[:-3] == [0] * (SECONDS - 3)
+    # Seconds older than a minute are forgotten.
+    assert watch.lag_ms(now=102.6 + SECONDS) == [0] * SECONDS
