@@ -334,6 +334,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bench-echo", action="store_true", help="expose /bench/echo for bench/bench_server.py"
     )
     parser.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate) for the clients that "
+        "offer it: fewer bytes on the wire, more CPU per message (docs/server.md)",
+    )
+    parser.add_argument(
         "--cookie-secure",
         action="store_true",
         help="always mark the session cookie Secure (it is anyway on "

@@ -42,6 +42,7 @@ __all__ = [
     "update",
     "welcome",
     "with_id",
+    "with_id_text",
 ]
 
 
@@ -55,6 +56,14 @@ def with_id(data: dict[str, Any], msg_id: Any) -> dict[str, Any]:
     if msg_id is None:
         return data
     return {**data, "id": msg_id}
+
+
+def with_id_text(text: str, msg_id: Any) -> str:
+    """``dumps(with_id(data, msg_id))`` from ``text = dumps(data)`` (a message
+    without an ``id``), without encoding ``data`` again: the id goes last."""
+    if msg_id is None:
+        return text
+    return f'{text[:-1]},"id":{dumps(msg_id)}}}'
 
 
 def ms(value: Any) -> int | None:
