@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
+
 from romme.bots import LEVELS
 from romme.server import PROTOCOL_VERSION
 from romme.server.protocol import CHAT_MAX
@@ -47,8 +49,16 @@ __all__ = [
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON text of a server message."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text of a server message.
+
+    orjson writes the same compact UTF-8 text as the standard library about ten
+    times faster (``bench/bench_json.py``: the updates of a move are most of what
+    the server encodes); what it refuses (an integer beyond 64 bits) goes to the
+    standard library."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def with_id(data: dict[str, Any], msg_id: Any) -> dict[str, Any]:
