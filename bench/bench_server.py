@@ -74,6 +74,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
 
+LOBBY = '{"type":"lobby'
+"""How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
+``lobby_chat``)."""
+
 
 def log_warnings(path: Path) -> dict[str, object]:
     """How often each warning was logged (JSON lines), and the worst ``ms`` of each."""
@@ -246,6 +250,11 @@ class Seat:
                 now = time.perf_counter()
                 if now > self.stop_at:
                     break
+                if text.startswith(LOBBY):
+                    # The lobby's lists: many and large while the tables are set
+                    # up, and nothing a seat needs (parsing them starved the load
+                    # generator on a loaded machine).
+                    continue
                 data = json.loads(text)
                 kind = data.get("type")
                 future = self.replies.pop(data.get("id"), None) if "id" in data else None
@@ -390,9 +399,18 @@ async def run_server_load(
     base = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     limits = httpx.Limits(max_connections=20, keepalive_expiry=2.0)
+    # At most as many requests under way as the pool has connections: httpx's
+    # pool scans its whole queue for each request (thousands queued at once cost
+    # the load generator minutes of CPU).
+    pending = asyncio.Semaphore(20)
+
+    async def one_guest(name: str) -> str:
+        async with pending:
+            return await guest(http, name)
+
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         cookies = await asyncio.gather(
-            *(guest(http, f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
+            *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
         )
     sockets: list[ClientConnection] = []
     for start in range(0, len(cookies), 100):

@@ -7,9 +7,9 @@ Prints the top frames by self time (samples in the frame itself) and by total
 time (samples with the frame anywhere on the stack), as shares of all samples,
 and the share of a few groups of the server's work (the engine, the store and
 its drivers, asyncio, JSON, the WebSocket frames). With ``--moves`` (the moves
-the server played while sampled) and ``--seconds`` it also gives each group's
-CPU milliseconds per move (py-spy samples only while the process runs: idle
-samples are left out with ``--idle``, py-spy's default).
+the server played while sampled) and ``--rate`` (py-spy's samples per second)
+it also gives each group's CPU milliseconds per move: py-spy leaves out the
+samples of idle threads by default, so the samples are the time spent working.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ def main() -> None:
     parser.add_argument("profile", type=Path)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--moves", type=int, default=0, help="moves played while sampled")
-    parser.add_argument("--seconds", type=float, default=0.0, help="seconds sampled")
     parser.add_argument("--rate", type=float, default=100.0, help="py-spy's samples per second")
     args = parser.parse_args()
     own: Counter[str] = Counter()
