@@ -62,6 +62,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -409,6 +410,9 @@ async def run_server_load(
             return await guest(http, name)
 
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        # The client keeps no cookie: a request with the previous guest's session
+        # would end that session (a new guest replaces the one logged in).
+        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         cookies = await asyncio.gather(
             *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
         )
