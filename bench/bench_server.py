@@ -75,6 +75,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
 
+CONNECTING = 25
+"""WebSockets opened at once while setting up (each reads the player's friends and
+tables from the database: more at once overran the store's pool on a loaded
+machine)."""
 LOBBY = '{"type":"lobby'
 """How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
 ``lobby_chat``)."""
@@ -417,7 +421,7 @@ async def run_server_load(
             *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
         )
     sockets: list[ClientConnection] = []
-    for start in range(0, len(cookies), 100):
+    for start in range(0, len(cookies), CONNECTING):
         sockets += await asyncio.gather(
             *(
                 connect(
@@ -427,7 +431,7 @@ async def run_server_load(
                     ping_interval=None,
                     max_queue=None,
                 )
-                for c in cookies[start : start + 100]
+                for c in cookies[start : start + CONNECTING]
             )
         )
     seats = [Seat(ws, stats, think, sent) for ws in sockets]
