@@ -251,6 +251,10 @@ class Seat:
 
     async def run(self) -> None:
         try:
+            # Like the web client: the lobby's changes, not its whole lists after
+            # each change (while 2,000 clients sit down, the whole lists starved a
+            # loaded machine).
+            await self.ws.send('{"type": "lobby_subscribe", "deltas": true}')
             async for text in self.ws:
                 now = time.perf_counter()
                 if now > self.stop_at:
