@@ -76,9 +76,9 @@ from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
 
 CONNECTING = 25
-"""WebSockets opened at once while setting up (each reads the player's friends and
-tables from the database: more at once overran the store's pool on a loaded
-machine)."""
+"""WebSockets opened at once while setting up, each batch after the server has
+greeted the one before (each greeting reads the player's friends and tables from
+the database: more at once overran the store's pool on a loaded machine)."""
 LOBBY = '{"type":"lobby'
 """How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
 ``lobby_chat``)."""
@@ -242,6 +242,8 @@ class Seat:
         self.games = 0
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.stop_at = time.perf_counter() + 3600
+        self.greeted = asyncio.Event()
+        """Set when the server's greeting (``welcome`` .. ``friends``) has arrived."""
         self.reader = asyncio.get_running_loop().create_task(self.run())
 
     async def request(self, data: dict[str, Any], msg_id: str) -> dict[str, Any]:
@@ -281,6 +283,8 @@ class Seat:
                     if self.stats.measuring:
                         self.stats.games += 1
                     asyncio.get_running_loop().create_task(self.next_game())
+                elif kind == "friends":
+                    self.greeted.set()
                 elif kind == "error":
                     self.stats.errors += 1
                     self.stats.codes[data.get("code", "?")] = (
@@ -424,9 +428,9 @@ async def run_server_load(
         cookies = await asyncio.gather(
             *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
         )
-    sockets: list[ClientConnection] = []
+    seats: list[Seat] = []
     for start in range(0, len(cookies), CONNECTING):
-        sockets += await asyncio.gather(
+        sockets = await asyncio.gather(
             *(
                 connect(
                     url,
@@ -438,7 +442,11 @@ async def run_server_load(
                 for c in cookies[start : start + CONNECTING]
             )
         )
-    seats = [Seat(ws, stats, think, sent) for ws in sockets]
+        batch = [Seat(ws, stats, think, sent) for ws in sockets]
+        # The server has welcomed them (its last greeting is the friends list)
+        # before the next ones come.
+        await asyncio.wait_for(asyncio.gather(*(seat.greeted.wait() for seat in batch)), 300)
+        seats += batch
     await open_tables(seats, settings, "", mixed_stake)
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with

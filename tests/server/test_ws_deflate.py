@@ -37,7 +37,9 @@ async def test_with_the_option_a_game_is_played_over_compressed_messages(
         assert "permessage-deflate" in extensions(anna)
         table = await create_table(anna, seats=2, bots={"1": "casual"}, point_limit=1)
         await anna.request({"type": "start_game", "table": table})
-        update = await anna.expect("update", lambda m: m.get("table") == table and m.get("view"))
+        update = await anna.expect(
+            "update", lambda m: bool(m.get("table") == table and m.get("view"))
+        )
         assert len(update["view"]["hand"]) >= 13
     finally:
         await anna.close()
