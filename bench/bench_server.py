@@ -19,7 +19,7 @@ romme/server/loopwatch.py), the bytes the clients received per move (read off
 their sockets: what went over the wire, compressed or not), and the server's
 memory (resident set of the server process; its bot worker separately), as the
 median and spread (min..max) over the repeats. ``--serve-args`` passes more
-options to ``romme serve`` (e.g. ``"--ws-deflate"``).
+options to ``romme serve`` (e.g. ``"--no-ws-deflate"``).
 
 Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
 WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
@@ -605,7 +605,7 @@ def main() -> None:
         help="every other table staked at this many chips, the rest free, measured apart",
     )
     parser.add_argument(
-        "--serve-args", default="", help='more options of "romme serve", e.g. "--ws-deflate"'
+        "--serve-args", default="", help='more options of "romme serve", e.g. "--no-ws-deflate"'
     )
     args = parser.parse_args()
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}

@@ -34,6 +34,15 @@ GROUPS = {
 }
 
 
+IDLE = re.compile(
+    r"^(EpollSelector\.select \(selectors\.py|_connection_worker_thread \(aiosqlite/core\.py:59\)"
+    r"|wait \(threading\.py|_worker \(concurrent/futures/thread\.py)"
+)
+"""Leaf frames of a thread that waits (the event loop in ``epoll``, aiosqlite's
+thread for its next call): py-spy's ``--nonblocking`` samples count them, but
+they use no CPU, so they are left out."""
+
+
 def frames(line: str) -> tuple[list[str], int]:
     stack, _, count = line.rpartition(" ")
     return stack.split(";"), int(count)
@@ -49,11 +58,14 @@ def main() -> None:
     own: Counter[str] = Counter()
     anywhere: Counter[str] = Counter()
     groups: Counter[str] = Counter()
-    total = 0
+    total = idle = 0
     for line in args.profile.read_text().splitlines():
         if not line.strip():
             continue
         stack, count = frames(line)
+        if IDLE.search(stack[-1]):
+            idle += count
+            continue
         total += count
         own[stack[-1]] += count
         for frame in set(stack):
@@ -66,7 +78,7 @@ def main() -> None:
                 break
         else:
             groups["other"] += count
-    print(f"{total} samples")
+    print(f"{total} samples at work ({idle} samples of waiting threads left out)")
     if args.moves:
         cpu_ms = total / args.rate * 1000 / args.moves
         print(f"{args.moves} moves: {cpu_ms:.2f} ms of sampled CPU per move")

@@ -1,5 +1,5 @@
-"""``romme serve --ws-deflate``: WebSocket messages compressed (permessage-deflate)
-for the clients that offer it, and not without the option."""
+"""``romme serve --ws-deflate`` (the default): WebSocket messages compressed
+(permessage-deflate) for the clients that offer it; ``--no-ws-deflate`` turns it off."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ pytestmark = pytest.mark.asyncio
 
 
 @pytest.fixture(scope="module")
-def deflating_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    workdir: Path = tmp_path_factory.mktemp("deflate")
+def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    workdir: Path = tmp_path_factory.mktemp("plain")
     server = ServerProcess(
-        f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, extra=["--ws-deflate"]
+        f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, extra=["--no-ws-deflate"]
     ).start()
     yield server
     server.stop()
@@ -29,10 +29,10 @@ def extensions(client: Client) -> str:
     return str(client.ws.response.headers.get("Sec-WebSocket-Extensions", ""))
 
 
-async def test_with_the_option_a_game_is_played_over_compressed_messages(
-    deflating_server: ServerProcess,
+async def test_by_default_a_game_is_played_over_compressed_messages(
+    shared_server: ServerProcess,
 ) -> None:
-    anna = await (await Client(deflating_server, nickname("Anna")).guest()).connect()
+    anna = await (await Client(shared_server, nickname("Anna")).guest()).connect()
     try:
         assert "permessage-deflate" in extensions(anna)
         table = await create_table(anna, seats=2, bots={"1": "casual"}, point_limit=1)
@@ -45,8 +45,8 @@ async def test_with_the_option_a_game_is_played_over_compressed_messages(
         await anna.close()
 
 
-async def test_without_the_option_nothing_is_compressed(shared_server: ServerProcess) -> None:
-    bert = await (await Client(shared_server, nickname("Bert")).guest()).connect()
+async def test_with_no_ws_deflate_nothing_is_compressed(plain_server: ServerProcess) -> None:
+    bert = await (await Client(plain_server, nickname("Bert")).guest()).connect()
     try:
         assert "permessage-deflate" not in extensions(bert)
     finally:
