@@ -3,7 +3,7 @@
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
                                  [--repeats 3] [--db URL] [--skip-echo]
                                  [--point-limit 10000] [--stake 0]
-                                 [--mixed-stake N]
+                                 [--mixed-stake N] [--serve-args "..."]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
 four-seat tables of guests, and lets every table play full rounds: the player to
@@ -11,14 +11,22 @@ move waits ``--think`` seconds (jittered 0.5x..1.5x, like a person), then sends
 the reference player's move; everybody says "Next" after a round. For each move
 it measures the time from sending it to each of the four clients receiving the
 resulting update (move-to-broadcast latency). It reports moves per second,
-latency p50 / p99 / p99.9 and the server's memory (resident set of the server
-process; its bot worker separately), as the median and spread (min..max) over
-the repeats.
+latency p50 / p99 / p99.9, the server's CPU time per move (the server process's
+user + system time while measured, from psutil, divided by the moves measured:
+everything it did for them, the WebSocket frames included), the worst stall of
+the server's event loop while measured (``/healthz``'s ``loop_lag_ms``, see
+romme/server/loopwatch.py), the bytes the clients received per move (read off
+their sockets: what went over the wire, compressed or not), and the server's
+memory (resident set of the server process; its bot worker separately), as the
+median and spread (min..max) over the repeats. ``--serve-args`` passes more
+options to ``romme serve`` (e.g. ``"--no-ws-deflate"``).
 
 Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
 WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
 the size of a real action, sent back to the four members of the table. The ratio
-of the two is the cost of the game server itself.
+of the two is the cost of the game server itself. The echo's CPU per message is
+reported too: what the stack costs (uvicorn, the WebSocket frames) without the
+game.
 
 With a small ``--point-limit`` (1: one round a game) games end while measured:
 the host of a finished table opens a new one with the same seats at once, so the
@@ -54,6 +62,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +75,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
 
+CONNECTING = 25
+"""WebSockets opened at once while setting up, each batch after the server has
+greeted the one before (each greeting reads the player's friends and tables from
+the database: more at once overran the store's pool on a loaded machine)."""
+LOBBY = '{"type":"lobby'
+"""How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
+``lobby_chat``)."""
+
 
 def log_warnings(path: Path) -> dict[str, object]:
     """How often each warning was logged (JSON lines), and the worst ``ms`` of each."""
@@ -77,6 +94,19 @@ def log_warnings(path: Path) -> dict[str, object]:
                 if isinstance(entry, dict) and entry.get("level") in ("warning", "error"):
                     found.setdefault(str(entry.get("event")), []).append(float(entry.get("ms", 0)))
     return {msg: f"{len(ms)}x, worst {max(ms):.0f} ms" for msg, ms in found.items()}
+
+
+def count_received(ws: ClientConnection, stats: Stats) -> None:
+    """Add what arrives on ``ws``'s socket, as it came over the wire, to
+    ``stats.received`` while measured."""
+    receive = ws.data_received
+
+    def counted(data: bytes) -> None:
+        if stats.measuring:
+            stats.received += len(data)
+        receive(data)
+
+    ws.data_received = counted  # type: ignore[method-assign]
 
 
 def free_port() -> int:
@@ -144,6 +174,15 @@ class Server:
         times = psutil.Process(self.proc.pid).cpu_times()
         return float(times.user + times.system)
 
+    def loop_stall(self, seconds: float) -> float:
+        """The worst lateness of the server's event loop in the last ``seconds``
+        (at most 60), in seconds; NaN if the server does not report it."""
+        data = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=10).json()
+        lag = data.get("loop_lag_ms")
+        if not lag:
+            return float("nan")
+        return max(lag[-min(len(lag), int(seconds) + 1) :]) / 1000
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -173,6 +212,15 @@ class Stats:
     client_lag: float = 0.0
     """The worst lateness of the load generator's event loop while measured: a
     latency this long may be the load generator's, not the server's."""
+    cpu_per_move: float = 0.0
+    """The server's CPU seconds while measured per move measured."""
+    server_stall: float = float("nan")
+    """The worst lateness of the server's event loop while measured, in seconds
+    (NaN: the server does not report it)."""
+    received: int = 0
+    """Bytes the clients received while measured (off their sockets)."""
+    moved: int = 0
+    """The moves measured (``moves`` becomes their rate at the end)."""
 
 
 class Seat:
@@ -182,6 +230,7 @@ class Seat:
         self, ws: ClientConnection, stats: Stats, think: float, sent: dict[tuple[int, int], float]
     ) -> None:
         self.ws = ws
+        count_received(ws, stats)
         self.table = -1
         self.stats = stats
         self.think = think
@@ -193,6 +242,8 @@ class Seat:
         self.games = 0
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.stop_at = time.perf_counter() + 3600
+        self.greeted = asyncio.Event()
+        """Set when the server's greeting (``welcome`` .. ``friends``) has arrived."""
         self.reader = asyncio.get_running_loop().create_task(self.run())
 
     async def request(self, data: dict[str, Any], msg_id: str) -> dict[str, Any]:
@@ -202,10 +253,19 @@ class Seat:
 
     async def run(self) -> None:
         try:
+            # Like the web client: the lobby's changes, not its whole lists after
+            # each change (while 2,000 clients sit down, the whole lists starved a
+            # loaded machine).
+            await self.ws.send('{"type": "lobby_subscribe", "deltas": true}')
             async for text in self.ws:
                 now = time.perf_counter()
                 if now > self.stop_at:
                     break
+                if text.startswith(LOBBY):
+                    # The lobby's lists: many and large while the tables are set
+                    # up, and nothing a seat needs (parsing them starved the load
+                    # generator on a loaded machine).
+                    continue
                 data = json.loads(text)
                 kind = data.get("type")
                 future = self.replies.pop(data.get("id"), None) if "id" in data else None
@@ -223,6 +283,8 @@ class Seat:
                     if self.stats.measuring:
                         self.stats.games += 1
                     asyncio.get_running_loop().create_task(self.next_game())
+                elif kind == "friends":
+                    self.greeted.set()
                 elif kind == "error":
                     self.stats.errors += 1
                     self.stats.codes[data.get("code", "?")] = (
@@ -350,13 +412,25 @@ async def run_server_load(
     base = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     limits = httpx.Limits(max_connections=20, keepalive_expiry=2.0)
+    # At most as many requests under way as the pool has connections: httpx's
+    # pool scans its whole queue for each request (thousands queued at once cost
+    # the load generator minutes of CPU).
+    pending = asyncio.Semaphore(20)
+
+    async def one_guest(name: str) -> str:
+        async with pending:
+            return await guest(http, name)
+
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        # The client keeps no cookie: a request with the previous guest's session
+        # would end that session (a new guest replaces the one logged in).
+        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         cookies = await asyncio.gather(
-            *(guest(http, f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
+            *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
         )
-    sockets: list[ClientConnection] = []
-    for start in range(0, len(cookies), 100):
-        sockets += await asyncio.gather(
+    seats: list[Seat] = []
+    for start in range(0, len(cookies), CONNECTING):
+        sockets = await asyncio.gather(
             *(
                 connect(
                     url,
@@ -365,10 +439,14 @@ async def run_server_load(
                     ping_interval=None,
                     max_queue=None,
                 )
-                for c in cookies[start : start + 100]
+                for c in cookies[start : start + CONNECTING]
             )
         )
-    seats = [Seat(ws, stats, think, sent) for ws in sockets]
+        batch = [Seat(ws, stats, think, sent) for ws in sockets]
+        # The server has welcomed them (its last greeting is the friends list)
+        # before the next ones come.
+        await asyncio.wait_for(asyncio.gather(*(seat.greeted.wait() for seat in batch)), 300)
+        seats += batch
     await open_tables(seats, settings, "", mixed_stake)
     await asyncio.sleep(min(5.0, think * 3))
     # The load generator's garbage collector would pause it for up to ~0.2 s with
@@ -385,19 +463,23 @@ async def run_server_load(
     await watcher
     stats.measuring = False
     elapsed = time.perf_counter() - began
-    stats.cpu = (server.cpu_seconds() - cpu_start) / elapsed
+    server_cpu = server.cpu_seconds() - cpu_start
+    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
+    stats.cpu = server_cpu / elapsed
+    stats.cpu_per_move = server_cpu / max(1, stats.moves)
     stats.client_cpu = (time.process_time() - client_start) / elapsed
     gc.enable()
     gc.unfreeze()
+    stats.moved = stats.moves
     stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
     await close_seats(seats)
     return stats
 
 
-async def run_echo_load(port: int, tables: int, think: float, duration: float) -> Stats:
+async def run_echo_load(server: Server, tables: int, think: float, duration: float) -> Stats:
     """The same clients on /bench/echo: one 'move' at a time per group of four."""
     stats = Stats()
-    url = f"ws://127.0.0.1:{port}/bench/echo"
+    url = f"ws://127.0.0.1:{server.port}/bench/echo"
     payload = json.dumps(
         {"type": "action", "table": 1, "action": {"type": "discard", "card": "7H"}}
     )
@@ -443,9 +525,13 @@ async def run_echo_load(port: int, tables: int, think: float, duration: float) -
     gc.disable()
     stats.measuring = True
     began = time.perf_counter()
+    cpu_start = server.cpu_seconds()
     await asyncio.sleep(duration)
     stats.measuring = False
-    stats.moves = int(stats.moves / (time.perf_counter() - began) * 1000)
+    elapsed = time.perf_counter() - began
+    stats.cpu_per_move = (server.cpu_seconds() - cpu_start) / max(1, stats.moves)
+    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
+    stats.moves = int(stats.moves / elapsed * 1000)
     for task in movers:
         task.cancel()
     for ws in sockets:
@@ -518,6 +604,9 @@ def main() -> None:
         default=0,
         help="every other table staked at this many chips, the rest free, measured apart",
     )
+    parser.add_argument(
+        "--serve-args", default="", help='more options of "romme serve", e.g. "--no-ws-deflate"'
+    )
     args = parser.parse_args()
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
@@ -528,6 +617,14 @@ def main() -> None:
     cpu: list[float] = []
     client_cpu: list[float] = []
     client_lag: list[float] = []
+    per_move: dict[str, list[float]] = {"server": [], "echo": []}
+    """CPU ms per move (per echoed message) of each repeat."""
+    stalls: dict[str, list[float]] = {"server": [], "echo": []}
+    """The server's worst event-loop stall in ms while measured, each repeat."""
+    wire: list[float] = []
+    """Bytes the clients received per move, each repeat."""
+    loads: list[float] = []
+    """The machine's load average (1 minute) at the end of each repeat."""
     errors = 0
     games: list[float] = []
     codes: dict[str, int] = {}
@@ -535,7 +632,7 @@ def main() -> None:
     kinds: dict[str, list[tuple[float, float]]] = {}
     for repeat in range(args.repeats):
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
-        server = Server(args.db, Path(tmp))
+        server = Server(args.db, Path(tmp), args.serve_args.split())
         server.start()
         try:
             stats = asyncio.run(
@@ -553,6 +650,9 @@ def main() -> None:
                 for name, values in stakes_apart(stats).items():
                     kinds.setdefault(name, []).append(values)
             cpu.append(stats.cpu * 100)
+            per_move["server"].append(stats.cpu_per_move * 1000)
+            stalls["server"].append(stats.server_stall * 1000)
+            wire.append(stats.received / max(1, stats.moved))
             client_cpu.append(stats.client_cpu * 100)
             client_lag.append(stats.client_lag * 1000)
             memory.append(server.memory())
@@ -570,9 +670,9 @@ def main() -> None:
                 )
             )
             if not args.skip_echo:
-                echo = asyncio.run(
-                    run_echo_load(server.port, args.tables, args.think, args.duration)
-                )
+                echo = asyncio.run(run_echo_load(server, args.tables, args.think, args.duration))
+                per_move["echo"].append(echo.cpu_per_move * 1000)
+                stalls["echo"].append(echo.server_stall * 1000)
                 lat = echo.latencies
                 rows["echo"].append(
                     (
@@ -592,9 +692,12 @@ def main() -> None:
             print(f"repeat {repeat + 1}: the server logged {warnings}")
         if not os.environ.get("ROMME_BENCH_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
+        loads.append(os.getloadavg()[0])
         print(
             f"repeat {repeat + 1}: server {rows['server'][-1]}"
-            + (f" echo {rows['echo'][-1]}" if rows["echo"] else ""),
+            + (f" echo {rows['echo'][-1]}" if rows["echo"] else "")
+            + f" CPU/move {per_move['server'][-1]:.2f} ms, worst loop stall "
+            f"{stalls['server'][-1]:.0f} ms, load {loads[-1]:.1f}",
             flush=True,
         )
 
@@ -612,6 +715,16 @@ def main() -> None:
             f"p50 {spread(list(cols[1]), ' ms', 2)}  p99 {spread(list(cols[2]), ' ms', 2)}  "
             f"p99.9 {spread(list(cols[3]), ' ms', 2)}"
         )
+    for name in ("server", "echo"):
+        if per_move[name]:
+            print(
+                f"{name:>6}: CPU per move {spread(per_move[name], ' ms', 2)}, "
+                f"worst event-loop stall {spread(stalls[name], ' ms', 0)}"
+            )
+    print(
+        f"bytes received per move (all clients of a table): {spread(wire, ' B', 0)}; "
+        f"machine load (1 min): {spread(loads, '')}"
+    )
     print(
         f"server memory: {spread([m[0] for m in memory], ' MiB')} "
         f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "

@@ -194,6 +194,7 @@ async def healthz(request: Request) -> Response:
             "connections": 0,
             "unrestored_tables": [],
             "replaying_tables": 0,
+            "loop_lag_ms": [],
             "node": None,
             "owned_tables": [],
             "redis": None,

@@ -1,5 +1,6 @@
 """The hub's background loops: the hourly housekeeping in the database, short
-garbage-collector pauses, and a watch on the event loop's lag."""
+garbage-collector pauses (the watch on the event loop's lag is
+:mod:`romme.server.loopwatch`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from romme.server.guests import GuestNames
 if TYPE_CHECKING:
     from romme.store import Store
 
-__all__ = ["gc_loop", "housekeeping_loop", "watch_loop"]
+__all__ = ["gc_loop", "housekeeping_loop"]
 
 log = logging.getLogger("romme.server.lobby")
 
@@ -52,14 +53,3 @@ async def gc_loop(options: ServerOptions) -> None:
             policy.tick()
     finally:
         policy.stop()
-
-
-async def watch_loop(every: float = 0.5, late: float = 0.1) -> None:
-    """Log when the event loop answers late (something blocked it)."""
-    loop = asyncio.get_running_loop()
-    while True:
-        planned = loop.time() + every
-        await asyncio.sleep(every)
-        lag = loop.time() - planned
-        if lag > late:
-            log.warning("event_loop_lag", extra={"ms": round(lag * 1000)})

@@ -26,9 +26,10 @@ from romme.server.config import ServerOptions, default_node_id
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
 from romme.server.guests import GuestNames
-from romme.server.housekeeping import gc_loop, housekeeping_loop, watch_loop
+from romme.server.housekeeping import gc_loop, housekeeping_loop
 from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
+from romme.server.loopwatch import LoopWatch
 from romme.server.moderation import ChatGuard
 from romme.server.nodelink import NodeLink
 from romme.server.ownership import LEASE_SECONDS, Ownership
@@ -77,6 +78,7 @@ class Hub:
         """Waiting tables whose host has no connection: closed when the timer fires."""
         self.unrestored: list[int] = []
         """Unfinished tables of the store that could not be rebuilt at the start."""
+        self.loop_watch = LoopWatch()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -94,7 +96,7 @@ class Hub:
             await self.relay.start()
         await self.ownership.start()
         await self.lobby.start()
-        self.spawn(watch_loop())
+        self.spawn(self.loop_watch.run())
         self.spawn(housekeeping_loop(self.store, self.options, self.guests))
         if self.options.gc_freeze_seconds:
             self.spawn(gc_loop(self.options))
@@ -413,5 +415,6 @@ class Hub:
             "connections": len(self.registry.connections),
             "unrestored_tables": list(self.unrestored),
             "replaying_tables": sum(1 for t in self.tables.values() if not t.replayed),
+            "loop_lag_ms": self.loop_watch.lag_ms(),
             **self.ownership.health(),
         }

@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
+
 from romme.bots import LEVELS
 from romme.server import PROTOCOL_VERSION
 from romme.server.protocol import CHAT_MAX
@@ -42,12 +44,21 @@ __all__ = [
     "update",
     "welcome",
     "with_id",
+    "with_id_text",
 ]
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON text of a server message."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text of a server message.
+
+    orjson writes the same compact UTF-8 text as the standard library about ten
+    times faster (``bench/bench_json.py``: the updates of a move are most of what
+    the server encodes); what it refuses (an integer beyond 64 bits) goes to the
+    standard library."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def with_id(data: dict[str, Any], msg_id: Any) -> dict[str, Any]:
@@ -55,6 +66,14 @@ def with_id(data: dict[str, Any], msg_id: Any) -> dict[str, Any]:
     if msg_id is None:
         return data
     return {**data, "id": msg_id}
+
+
+def with_id_text(text: str, msg_id: Any) -> str:
+    """``dumps(with_id(data, msg_id))`` from ``text = dumps(data)`` (a message
+    without an ``id``), without encoding ``data`` again: the id goes last."""
+    if msg_id is None:
+        return text
+    return f'{text[:-1]},"id":{dumps(msg_id)}}}'
 
 
 def ms(value: Any) -> int | None:

@@ -81,7 +81,7 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
-        ws_per_message_deflate=False,
+        ws_per_message_deflate=args.ws_deflate,
         lifespan="on",
         timeout_graceful_shutdown=int(options.shutdown_grace) + 1,
         proxy_headers=True,

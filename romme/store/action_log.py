@@ -3,26 +3,22 @@
 Appends are group-committed: one writer task stores every append that arrived
 while its previous transaction ran in a single transaction (one commit, one
 fsync), and each caller learns its own outcome after that commit. A refused
-append never holds back the others of its group.
+append never holds back the others of its group. How a group's transaction is
+stored on each backend is :mod:`romme.store.append_group`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+import sqlite3
 from typing import Any
 
-from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from romme.store.core import StoreCore, bad, check_json, is_id, is_int, lease_lost
+from romme.store.append_group import Append, PostgresGroups, SqliteGroups, version_conflict
+from romme.store.core import StoreCore, bad, check_json, is_id, is_int
 from romme.store.errors import StoreError
-from romme.store.models import GameTable, TableAction
 
 __all__ = ["ActionLogStore", "AppendWriter"]
 
@@ -32,7 +28,9 @@ class ActionLogStore(StoreCore):
 
     @functools.cached_property
     def _appends(self) -> AppendWriter:
-        return AppendWriter(self._write, self._now, sqlite=self._sqlite)
+        if self._sqlite:
+            return AppendWriter(SqliteGroups(self._engine, self._now, self._write_lock))
+        return AppendWriter(PostgresGroups(self._engine, self._now))
 
     async def append_actions(
         self,
@@ -63,38 +61,19 @@ class ActionLogStore(StoreCore):
         await self._appends.append(table_id, first_version, actions, epoch)
 
 
-@dataclasses.dataclass(slots=True)
-class _Append:
-    """An append waiting for the writer task; ``done`` is resolved after its commit."""
-
-    table_id: int
-    first_version: int
-    actions: list[dict[str, Any]]
-    epoch: int | None
-    done: asyncio.Future[None]
-
-
 class AppendWriter:
-    """The queue of appends and the writer task that stores them in groups.
+    """The queue of appends and the writer task that stores them in groups
+    (``groups``: the backend's way of storing one, :mod:`romme.store.append_group`)."""
 
-    ``write`` opens one write transaction, ``now`` is the store's clock and
-    ``sqlite`` tells whether rows can be locked (PostgreSQL) or need not be
-    (SQLite has one writer at a time)."""
-
-    def __init__(
-        self,
-        write: Callable[[], AbstractAsyncContextManager[AsyncSession]],
-        now: Callable[[], datetime],
-        *,
-        sqlite: bool,
-    ) -> None:
-        self._write = write
-        self._now = now
-        self._sqlite = sqlite
-        self._waiting: list[_Append] = []
-        self._storing: list[_Append] = []
+    def __init__(self, groups: SqliteGroups | PostgresGroups) -> None:
+        self._groups = groups
+        self._waiting: list[Append] = []
+        self._storing: list[Append] = []
         self.task: asyncio.Task[None] | None = None
         """The writer task while there are appends to store, else ``None``."""
+        self.groups_committed = 0
+        """How many group transactions were committed (each append retried on its
+        own after its group failed is not counted)."""
 
     async def append(
         self,
@@ -105,7 +84,7 @@ class AppendWriter:
     ) -> None:
         """Queue one append (checked by the caller) and wait for its commit."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Append(table_id, first_version, actions, epoch, done))
+        self._waiting.append(Append(table_id, first_version, actions, epoch, done))
         if self.task is None:
             self.task = asyncio.create_task(self._store_appends())
             self.task.add_done_callback(self._writer_stopped)
@@ -116,6 +95,11 @@ class AppendWriter:
         if self.task is not None:
             await asyncio.wait([self.task])
 
+    async def close(self) -> None:
+        """Store the appends under way, then release the writer's connection."""
+        await self.drain()
+        await self._groups.close()
+
     async def _store_appends(self) -> None:
         """The writer task: store the waiting appends in groups until none is left."""
         while self._waiting:
@@ -123,6 +107,7 @@ class AppendWriter:
             self._storing = group
             try:
                 outcomes = await self._append_group(group)
+                self.groups_committed += 1
             except Exception:  # each append is retried on its own
                 outcomes = [await self._append_alone(append) for append in group]
             for append, outcome in zip(group, outcomes, strict=True):
@@ -149,77 +134,17 @@ class AppendWriter:
                 )
         self._storing, self._waiting = [], []
 
-    async def _append_group(self, group: list[_Append]) -> list[Exception | None]:
-        """One transaction for ``group``: the refusals are decided first, the rest
-        is inserted with one statement and committed. Returns each append's outcome."""
-        ids = sorted({append.table_id for append in group})
-        outcomes: list[Exception | None] = []
-        rows: list[dict[str, Any]] = []
-        async with self._write() as session:
-            found = select(GameTable.id, GameTable.status, GameTable.owner_epoch).where(
-                GameTable.id.in_(ids)
-            )
-            if not self._sqlite:
-                # A share lock: a node that takes one of these tables (raising its
-                # epoch) waits for this commit, or this read sees its new epoch.
-                found = found.order_by(GameTable.id).with_for_update(read=True)
-            tables = {row.id: row for row in await session.execute(found)}
-            last: dict[int, int | None] = dict.fromkeys(ids)
-            last.update(
-                (row.table_id, row.last)
-                for row in await session.execute(
-                    select(TableAction.table_id, func.max(TableAction.version).label("last"))
-                    .where(TableAction.table_id.in_(ids))
-                    .group_by(TableAction.table_id)
-                )
-            )
-            now = self._now()
-            for append in group:
-                table_id, first = append.table_id, append.first_version
-                outcome: Exception | None = None
-                table = tables.get(table_id)
-                if table is None:
-                    outcome = StoreError("no_such_table", f"there is no table {table_id}")
-                elif append.epoch is not None and append.epoch != table.owner_epoch:
-                    outcome = lease_lost(table_id, table.owner_epoch, append.epoch)
-                elif table.status == "finished":
-                    outcome = StoreError("game_over", f"table {table_id}'s game is finished")
-                elif last[table_id] is not None and first != last[table_id] + 1:  # type: ignore[operator]
-                    outcome = _version_conflict(table_id, first, last[table_id])
-                else:
-                    rows.extend(
-                        {
-                            "table_id": table_id,
-                            "version": first + offset,
-                            "action": action,
-                            "created_at": now,
-                        }
-                        for offset, action in enumerate(append.actions)
-                    )
-                    if append.actions:
-                        last[table_id] = first + len(append.actions) - 1
-                outcomes.append(outcome)
-            if rows:
-                await session.execute(insert(TableAction), rows)
-        return outcomes
+    async def _append_group(self, group: list[Append]) -> list[Exception | None]:
+        """One transaction for ``group``; returns each append's outcome."""
+        return await self._groups.store(group)
 
-    async def _append_alone(self, append: _Append) -> Exception | None:
+    async def _append_alone(self, append: Append) -> Exception | None:
         """``append`` in a transaction of its own (after its group failed as a whole,
         e.g. because another process stored one of its versions first)."""
         try:
             outcomes = await self._append_group([append])
-        except IntegrityError:  # the same version, stored a moment ago
-            return _version_conflict(append.table_id, append.first_version, None)
+        except (IntegrityError, sqlite3.IntegrityError):  # the same version, stored a moment ago
+            return version_conflict(append.table_id, append.first_version, None)
         except Exception as error:  # handed to the caller
             return error
         return outcomes[0]
-
-
-def _version_conflict(table_id: int, first_version: int, last: int | None) -> StoreError:
-    if last is None:
-        detail = "that version is stored already"
-    else:
-        detail = f"the last stored version is {last}"
-    return StoreError(
-        "version_conflict", f"table {table_id}: cannot store version {first_version}: {detail}"
-    )

@@ -123,7 +123,7 @@ class Store(
     async def close(self) -> None:
         """Finish the appends under way, then close every connection. The store
         cannot be used afterwards."""
-        await self._appends.drain()
+        await self._appends.close()
         await self._engine.dispose()
 
     async def ping(self) -> bool:

@@ -17,6 +17,9 @@ def test_healthz_reports_database_tables_and_connections(shared_server: ServerPr
     data = answer.json()
     assert data["ok"] is True and data["db"] is True
     assert {"tables", "connections"} <= set(data)
+    # The event loop's worst lateness of each of the last 60 seconds.
+    lag = data["loop_lag_ms"]
+    assert len(lag) == 60 and all(isinstance(ms, int) and ms >= 0 for ms in lag)
 
 
 def test_guest_gets_a_signed_httponly_session_cookie(shared_server: ServerProcess) -> None:

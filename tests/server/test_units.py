@@ -13,9 +13,11 @@ from romme.engine.actions import Action
 from romme.engine.game import Game
 from romme.engine.reference import play_game
 from romme.engine.rules import Rules
+from romme.server import messages
 from romme.server.auth import Sessions, load_secret
 from romme.server.encode import ViewEncoder
 from romme.server.gcpolicy import GcPolicy
+from romme.server.loopwatch import SECONDS, LoopWatch
 from romme.server.protocol import (
     ActionMsg,
     ProtocolError,
@@ -187,3 +189,25 @@ def test_gc_policy_freezes_and_now_and_then_collects_everything() -> None:
     finally:
         policy.stop()
     assert gc.get_freeze_count() == 0
+
+
+def test_loop_watch_keeps_the_worst_lateness_of_each_second() -> None:
+    watch = LoopWatch()
+    watch.record(100.2, 0.003)
+    watch.record(100.7, 0.040)
+    watch.record(100.9, 0.001)
+    watch.record(102.5, 0.120)
+    lag = watch.lag_ms(now=102.6)
+    assert len(lag) == SECONDS
+    assert lag[-3:] == [40, 0, 120]
+    assert lag[:-3] == [0] * (SECONDS - 3)
+    # Seconds older than a minute are forgotten.
+    assert watch.lag_ms(now=102.6 + SECONDS) == [0] * SECONDS
+
+
+@pytest.mark.parametrize("msg_id", [None, 7, 'a"b', {"n": [1, 2]}, 1.5])
+def test_an_id_added_to_encoded_text_is_the_same_as_encoding_with_the_id(msg_id: object) -> None:
+    data = {"type": "update", "table": 3, "version": 9, "events": [{"type": "drew"}]}
+    assert messages.with_id_text(messages.dumps(data), msg_id) == messages.dumps(
+        messages.with_id(data, msg_id)
+    )

@@ -217,19 +217,9 @@ async def test_appends_of_many_tables_share_a_commit(store: Store) -> None:
     host = await store.create_guest("Anna")
     rules = Rules.classic().to_json()
     tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(20)]
-    commits = 0
-
-    def count(_connection: object) -> None:
-        nonlocal commits
-        commits += 1
-
-    event.listen(store._engine.sync_engine, "commit", count)
-    try:
-        await asyncio.gather(
-            *(store.append_actions(t, 1, [{"type": "next_round"}]) for t in tables)
-        )
-    finally:
-        event.remove(store._engine.sync_engine, "commit", count)
+    before = store._appends.groups_committed
+    await asyncio.gather(*(store.append_actions(t, 1, [{"type": "next_round"}]) for t in tables))
+    commits = store._appends.groups_committed - before
     # The first append commits alone; the 19 that queued meanwhile share one commit.
     assert 1 <= commits <= 3
     for table_id in tables:
@@ -272,42 +262,63 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
     assert record is not None and record.actions == [{"type": "next_round"}]
 
 
+_POISON = {
+    "sqlite": [
+        "CREATE TRIGGER poison BEFORE INSERT ON table_actions "
+        "WHEN NEW.action LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'poisoned'); END"
+    ],
+    "postgresql": [
+        "CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN "
+        "IF NEW.action::text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned'; END IF; "
+        "RETURN NEW; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER poison BEFORE INSERT ON table_actions "
+        "FOR EACH ROW EXECUTE FUNCTION poison()",
+    ],
+}
+"""A trigger that makes the database refuse the insert of a "poison" action."""
+_CURE = {
+    "sqlite": ["DROP TRIGGER poison"],
+    "postgresql": ["DROP TRIGGER poison ON table_actions", "DROP FUNCTION poison()"],
+}
+
+
+async def _run_ddl(store: Store, statements: list[str]) -> None:
+    async with store._engine.begin() as connection:
+        for statement in statements:
+            await connection.exec_driver_sql(statement)
+
+
 @pytest.mark.asyncio
 async def test_a_group_that_fails_is_retried_one_append_at_a_time(store: Store) -> None:
     host = await store.create_guest("Anna")
     rules = Rules.classic().to_json()
-    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(4)]
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(5)]
     await store.append_actions(tables[0], 1, [{"type": "next_round"}])
-    inserts = 0
-
-    def fail_first_group_insert(
-        _conn: object, _cursor: object, statement: str, *_args: object
-    ) -> None:
-        nonlocal inserts
-        if statement.lstrip().upper().startswith("INSERT INTO TABLE_ACTIONS"):
-            inserts += 1
-            if inserts == 1:
-                raise RuntimeError("the database went away for a moment")
-
-    event.listen(store._engine.sync_engine, "before_cursor_execute", fail_first_group_insert)
+    backend = store._engine.dialect.name
+    await _run_ddl(store, _POISON[backend])
     try:
         results = await asyncio.gather(
             *(
                 store.append_actions(t, 1 if t != tables[0] else 2, [{"type": "knock"}])
-                for t in tables
+                for t in tables[:4]
             ),
             store.append_actions(tables[1], 7, [{"type": "knock"}]),
+            # The database refuses this one: its group fails as a whole, and each
+            # of its appends is tried again alone.
+            store.append_actions(tables[4], 1, [{"type": "poison"}]),
             return_exceptions=True,
         )
     finally:
-        event.remove(store._engine.sync_engine, "before_cursor_execute", fail_first_group_insert)
+        await _run_ddl(store, _CURE[backend])
     codes = [getattr(r, "code", r) for r in results]
     assert codes[:4] == [None, None, None, None]
     assert codes[4] == "version_conflict"
-    assert inserts >= 2
-    for table_id in tables:
+    assert isinstance(results[5], Exception)
+    for table_id in tables[:4]:
         record = await store.get_table(table_id)
         assert record is not None and record.actions[-1] == {"type": "knock"}
+    record = await store.get_table(tables[4])
+    assert record is not None and record.actions == []
 
 
 @pytest.mark.asyncio

@@ -366,18 +366,16 @@ class TableActor(Timing):
         )
 
     def _send_update(self, events: list[Event], origin: Subscriber | None, msg_id: Any) -> None:
-        """Each seat's update is built and encoded once; the player whose request
-        made the move gets it as the reply (with the request's id)."""
-        updates: dict[int | None, tuple[dict[str, Any], str]] = {}
+        """Each distinct view's update is built and encoded once: one per seat, one
+        that every spectator shares, whatever the number of connections. The
+        player whose request made the move gets it as the reply (the request's id
+        added to the encoded text)."""
+        updates: dict[int | None, str] = {}
         for conn, seat in list(self.subscribers.items()):
-            update = updates.get(seat)
-            if update is None:
-                data = self._update_for(seat, self.version, events)
-                update = updates[seat] = (data, dumps(data))
-            if conn is origin and msg_id is not None:
-                conn.send(dumps(messages.with_id(update[0], msg_id)))
-            else:
-                conn.send(update[1])
+            text = updates.get(seat)
+            if text is None:
+                text = updates[seat] = dumps(self._update_for(seat, self.version, events))
+            conn.send(messages.with_id_text(text, msg_id) if conn is origin else text)
 
     async def resync(self, conn: Subscriber, since: int | None, msg_id: Any) -> None:
         if conn not in self.subscribers:
