@@ -34,11 +34,13 @@ PLAY_NOW_STEP = 10
 """Play now chooses among levels 10% apart (``casual``, ``casual+10``, ...), so
 that a handful of computer accounts, each rated on its own, covers the range."""
 
-MIDPOINTS: dict[str, float] = {"beginner": 0.50, "casual": 0.63, "strong": 0.60}
+MIDPOINTS: dict[str, float] = {"beginner": 0.50, "casual": 0.63, "strong": 0.14}
 """Per named level: where the level halfway to the next (``casual+50``) stands
 between the two, as a share of the rating distance (measured, docs/bots.md).
-The turns of the level above count for more than their share where the step
-is large (``casual+50`` is most of the way to the strong level)."""
+The turns of the level above count for more than their share between casual
+and strong (``casual+50`` is most of the way), and for much less between strong
+and expert, whose edge is a plan kept all round (it keeps its melds in hand
+until it can go out), which turns played like the strong level break."""
 
 _NAMED = tuple(LEVEL_RATINGS)
 

@@ -15,7 +15,7 @@ export const LEVEL_RATINGS = [['beginner', 1788], ['casual', 1872], ['strong', 1
  * Per named level: the share of the way to the next that its "+50" level stands at.
  * @type {Record<string, number>}
  */
-export const MIDPOINTS = { beginner: 0.50, casual: 0.63, strong: 0.60 };
+export const MIDPOINTS = { beginner: 0.50, casual: 0.63, strong: 0.14 };
 
 export const PLAY_NOW_STEP = 10;
 
