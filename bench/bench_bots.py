@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from romme.bots import LEVELS
+from romme.bots import is_level
 from romme.bots.tournament import TournamentResult, run_tournament
 from romme.engine.rules import Rules
 
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]  # "" plays no pairs
     for pair in pairs:
         upper, lower = pair.split("-")
-        if upper not in LEVELS or lower not in LEVELS:
+        if not (is_level(upper) and is_level(lower)):
             parser.error(f"unknown level in {pair!r}")
         result = run_tournament(rules, [upper, lower], args.games, seed=args.seed, jobs=args.jobs)
         print(result.report())
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         records.append(_record(result, "ladder"))
     if args.four:
         for level in [x.strip() for x in args.four_levels.split(",") if x.strip()]:
-            if level not in LEVELS:
+            if not is_level(level):
                 parser.error(f"unknown level {level!r}")
             result = run_tournament(
                 rules,

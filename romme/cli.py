@@ -432,13 +432,13 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
 @command("tournament", "bot levels against each other, seats rotated", _tournament_arguments)
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play seat-rotated games between bot levels and print each level's figures."""
-    from romme.bots import LEVELS
+    from romme.bots import LEVELS_HELP, is_level
     from romme.bots.tournament import run_tournament
 
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
-    unknown = [level for level in levels if level not in LEVELS]
+    unknown = [level for level in levels if not is_level(level)]
     if unknown:
-        raise UsageError(f"unknown level(s) {', '.join(unknown)}; choose from {', '.join(LEVELS)}")
+        raise UsageError(f"unknown level(s) {', '.join(unknown)}; choose {LEVELS_HELP}")
     if not 2 <= len(levels) <= 4:
         raise UsageError("--seats names 2 to 4 levels, one per seat")
     if args.games < 1:

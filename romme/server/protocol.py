@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from romme.bots import LEVELS
+from romme.bots import LEVELS_HELP, is_level
 from romme.engine.actions import Action, action_from_json
 from romme.engine.errors import NotationError
 from romme.server.errors import CHAT_MAX, ERROR_CODES, ProtocolError
@@ -285,8 +285,8 @@ def _level_field(data: dict[str, Any], key: str, optional: bool) -> str | None:
     value = data.get(key)
     if value is None:
         return None
-    if value not in LEVELS:
-        raise ProtocolError("bad_message", f"{key!r} must be one of {', '.join(LEVELS)}")
+    if not is_level(value):
+        raise ProtocolError("bad_message", f"{key!r} must be {LEVELS_HELP}")
     return str(value)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from romme.bots import LEVELS
+from romme.bots import LEVELS_HELP, is_level
 from romme.engine.rules import Rules
 from romme.server.errors import ProtocolError
 from romme.store.chips import STAKE_MAX
@@ -112,8 +112,8 @@ def parse_settings(data: Any) -> TableSettings:
             raise _bad(f"bots: {key!r} is not a seat number") from None
         if not 1 <= seat < seats:
             raise _bad(f"bots: seat {seat} must be from 1 to {seats - 1} (seat 0 is the host)")
-        if level not in LEVELS:
-            raise _bad(f"bots: the level must be one of {', '.join(LEVELS)}")
+        if not is_level(level):
+            raise _bad(f"bots: the level must be {LEVELS_HELP}")
         bots[seat] = level
     point_limit = _int_in(data, "point_limit", 100, 1, 100_000)
     hand_rummy = _bool(data, "hand_rummy", True)

@@ -31,7 +31,7 @@ from romme.store.records import PlayerRecord
 
 __all__ = ["PlayerStore"]
 
-_BOT_LEVEL = re.compile(r"[a-z][a-z0-9_-]{0,15}\Z")
+_BOT_LEVEL = re.compile(r"[a-z][a-z0-9_+-]{0,15}\Z")
 
 
 class PlayerStore(StoreCore):

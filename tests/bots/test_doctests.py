@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["romme.bots", "romme.bots.hint", "romme.bots.analysis"]
+MODULES = ["romme.bots", "romme.bots.hint", "romme.bots.analysis", "romme.bots.rating"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -22,6 +22,7 @@ from romme.server.protocol import (
     ActionMsg,
     ProtocolError,
     RateLimiter,
+    SetSeat,
     parse_message,
     table_action,
 )
@@ -49,6 +50,8 @@ def test_settings_defaults_and_rules() -> None:
     assert rules.turn_seconds == 15
     three = parse_settings({"preset": "three-rounds"})
     assert three.seats == 4 and three.rules().scoring == "rounds"
+    between = parse_settings({"seats": 3, "bots": {"1": "casual+40", "2": "strong"}})
+    assert between.bots == {1: "casual+40", 2: "strong"}
 
 
 @pytest.mark.parametrize(
@@ -62,6 +65,8 @@ def test_settings_defaults_and_rules() -> None:
         ({"knock": True}, "knock"),
         ({"bots": {"0": "casual"}}, "seat 0 is the host"),
         ({"bots": {"1": "grandmaster"}}, "level"),
+        ({"bots": {"1": "expert+10"}}, "level"),
+        ({"bots": {"1": "casual+0"}}, "level"),
         ({"preset": "three-rounds", "knock": True, "seats": 4}, "knock"),
         ({"preset": "three-rounds", "point_limit": 50}, "point limit"),
         ({"preset": "poker"}, "preset"),
@@ -85,6 +90,10 @@ def test_messages_parse_with_their_ids() -> None:
         16384,
     )
     assert isinstance(message, ActionMsg) and msg_id == "x1"
+    seat, _ = parse_message(
+        '{"type": "set_seat", "table": 1, "seat": 2, "bot": "beginner+70"}', 999
+    )
+    assert isinstance(seat, SetSeat) and seat.bot == "beginner+70"
     action = table_action(message.action, seat=2)
     assert action.to_json() == {"type": "discard", "seat": 2, "card": "7H"}
     for text, code in [
@@ -95,6 +104,8 @@ def test_messages_parse_with_their_ids() -> None:
         ('{"type": "join_table", "table": true}', "bad_message"),
         ('{"type": "answer_invitation", "invitation": 1}', "bad_message"),
         ('{"type": "lobby_chat", "text": "' + "é" * 9000 + '"}', "too_large"),
+        ('{"type": "set_seat", "table": 1, "seat": 1, "bot": "strong+100"}', "bad_message"),
+        ('{"type": "start_game", "table": 1, "fill": "expert+1"}', "bad_message"),
     ]:
         with pytest.raises(ProtocolError) as info:
             parse_message(text, 16384)

@@ -167,6 +167,18 @@ async def test_one_bot_in_several_seats(store: Store) -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_level_between_two_named_ones_has_its_own_account(store: Store) -> None:
+    (anna,) = await registered(store, "Anna")
+    mixed = await store.bot_player("casual+40")
+    assert mixed.nickname == "Bot casual+40" and mixed.id != (await store.bot_player("casual")).id
+    assert (await store.bot_player("casual+40")).id == mixed.id
+    _, changes = await play(store, [anna, mixed], winners=[1], totals=[60, 0])
+    assert changes["1"]["after"] > changes["1"]["before"]
+    info = await store.player_info("Bot casual+40")
+    assert info is not None and info["games_won"] == 1
+
+
+@pytest.mark.asyncio
 async def test_finish_game_refusals(store: Store) -> None:
     anna, ben = await registered(store, "Anna", "Ben")
     table = await store.create_table(anna.id, {}, {}, [], SEED)

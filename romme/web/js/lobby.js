@@ -17,6 +17,7 @@ import { renderLive } from './lobby/live.js';
 import { keyedList } from './keyed.js';
 import { playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
+import { botName } from './botname.js';
 
 /** The rankings link's icon on narrow screens (a trophy). */
 const TROPHY = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="M7 3h10v2h3v4a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 8.4 13H8a4 4 0 0 1-4-4V5h3V3zM6 7v2a2 2 0 0 0 1.2 1.8A5 5 0 0 1 7 9.5V7H6zm11 0v2.5c0 .4 0 .9-.2 1.3A2 2 0 0 0 18 9V7h-1z"/></svg>';
@@ -144,7 +145,7 @@ export class LobbyScreen {
     const app = this.app;
     const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
     const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
-      s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)]
+      s.bot ? [avatar(s.bot, true), botName(s.bot)]
         : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
     const actions = [];
     if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
@@ -278,7 +279,7 @@ export class LobbyScreen {
       while (seatChoices.length < n) {
         seatChoices.push(h('select', { name: `seat${seatChoices.length + 1}`, id: `ng-seat-${seatChoices.length + 1}` },
           h('option', { value: 'human' }, t('newgame.human')),
-          app.botLevels.map((lvl) => h('option', { value: lvl, selected: lvl === DEFAULT_BOT_LEVEL }, t('newgame.computer', { level: t(`bot.${lvl}`) })))));
+          app.botLevels.map((lvl) => h('option', { value: lvl, selected: lvl === DEFAULT_BOT_LEVEL }, t('newgame.computer', { level: botName(lvl) })))));
       }
       clear(seatList);
       seatChoices.slice(0, n).forEach((sel, i) => seatList.append(h('label.field.inline', h('span', t('newgame.opponent_n', { n: i + 1 })), sel)));

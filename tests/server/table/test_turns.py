@@ -94,3 +94,19 @@ async def test_a_move_of_the_player_resets_its_timeouts(bench: TableBench) -> No
     await _until_turn_of(bench, 0)
     await draw_and_discard(bench, 0)
     assert table.seats[0].timeouts == 0
+
+
+async def test_a_level_between_two_named_ones_plays_and_is_rated(bench: TableBench) -> None:
+    """A seat of ``casual+50`` (Play now's kind of opponent) plays its turns
+    and the game is rated for its own account."""
+    table = await bench.open(1, seats=2, bots={"1": "casual+50"}, point_limit=1)
+    assert table.seats[1].bot == "casual+50"
+    await bench.start()
+    game = _game(bench)
+    for _ in range(200):
+        if game.is_over:
+            break
+        await draw_and_discard(bench, 0)
+    assert game.is_over and _moves_of(bench, 1, "bot") > 2
+    info = await bench.store.player_info("Bot casual+50")
+    assert info is not None and info["games_played"] == 1

@@ -9,6 +9,7 @@ import { levelBadge } from '../levels.js';
 import { keyedList } from '../keyed.js';
 import { avatar, h } from '../ui.js';
 import { settingsChips } from '../widgets.js';
+import { botName } from '../botname.js';
 
 /** @import { App, TableSummary } from '../types.js' */
 
@@ -38,7 +39,7 @@ export function renderLive(app, box, tables) {
       h('span.live-dot', { 'aria-hidden': 'true' }),
       h('div.live-main',
         h('ul.live-players', table.seats.map((s) => h('li',
-          s.bot ? [avatar(s.bot, true), t(`bot.${s.bot}`)] : [avatar(s.nickname ?? '?'), s.nickname ?? '', levelBadge(s.level)]))),
+          s.bot ? [avatar(s.bot, true), botName(s.bot)] : [avatar(s.nickname ?? '?'), s.nickname ?? '', levelBadge(s.level)]))),
         h('ul.chips.small', settingsChips(table.settings).map((c) => h('li', c)))),
       h('button', { dataset: { watch: table.id }, onclick: () => watch(table) }, t('lobby.watch'))));
 }

@@ -2,27 +2,30 @@
 // "Play now": one click to a game. It takes a free seat at a waiting table that
 // fits (open to all, free of stakes, passing the lobby's filters; the fullest
 // first, as it starts soonest, then the one waiting longest); else it opens a new
-// table of four against three computer opponents of the level the player's rating
-// suggests (see computerLevel), and starts it.
+// table of four against three computer opponents of the strength the player's
+// rating suggests (see computerLevel), and starts it.
 
 import { DEFAULT_BOT_LEVEL } from '../widgets.js';
 import { passes } from './filters.js';
+import { levelForRating } from './strength.js';
 
 /** @import { App, Player, Settings, TableSummary } from '../types.js' */
 /** @import { Filters } from './filters.js' */
 
 /**
- * The computer opponents' level for a player's rating (the 1500 scale): below
- * 1500 the weakest, 1500 to 1699 the second, 1700 to 1899 the third, from 1900
- * the strongest (each band 200 points wide). A guest, whose rating is not kept,
- * gets the default level.
- * @param {string[]} levels the server's levels, weakest first
+ * The computer opponents' level for a player's rating: the one whose own rating
+ * is nearest to the player's, among the named levels and those between them in
+ * steps of 10% (see strength.js). A guest, whose rating is not kept, gets the
+ * default level; so does a player at a server whose levels are not the ones
+ * strength.js knows.
+ * @param {string[]} levels the server's named levels, weakest first
  * @param {Player | null} me
  */
 export function computerLevel(levels, me) {
-  if (!me || me.guest || !levels.length) return levels.includes(DEFAULT_BOT_LEVEL) ? DEFAULT_BOT_LEVEL : levels[0];
-  const band = Math.floor((me.rating - 1300) / 200);
-  return levels[Math.max(0, Math.min(levels.length - 1, band))];
+  const fallback = levels.includes(DEFAULT_BOT_LEVEL) ? DEFAULT_BOT_LEVEL : levels[0];
+  if (!me || me.guest) return fallback;
+  const level = levelForRating(me.rating);
+  return levels.includes(level.split('+')[0]) ? level : fallback;
 }
 
 /**

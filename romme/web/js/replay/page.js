@@ -13,6 +13,7 @@ import { clear, h, languagePicker, toast } from '../ui.js';
 import { AnalysisPanel } from './analysis.js';
 import { checkShuffle, renderShuffleCheck } from './check.js';
 import { roundOutcome, roundTable, sheetTable } from './sheet.js';
+import { botName } from '../botname.js';
 
 /** @import { App } from '../types.js' */
 /** @import { RoundCheck } from './check.js' */
@@ -120,7 +121,7 @@ export class ReplayScreen {
   seatName(seat) {
     const info = this.replay?.seats[seat];
     if (info?.nickname) return info.nickname;
-    if (info?.bot) return t('table.bot_name', { level: t(`bot.${info.bot}`), n: seat + 1 });
+    if (info?.bot) return t('table.bot_name', { level: botName(info.bot), n: seat + 1 });
     return t('replay.deleted_player');
   }
 

@@ -9,6 +9,7 @@ import { levelBadge } from '../levels.js';
 import { DEFAULT_BOT_LEVEL, settingsChips, showPlayerInfo } from '../widgets.js';
 import { potText } from '../chips.js';
 import { keyed } from './anim.js';
+import { botName } from '../botname.js';
 
 /** @import { TableScreen } from './screen.js' */
 
@@ -71,7 +72,7 @@ function seatBox(screen, seat) {
   const backs = h('div.mini-fan', { 'aria-hidden': 'true' });
   for (let i = 0; i < Math.min(count, 14); i += 1) backs.append(h('span.card.back', { html: cardSVG(null), style: `--i:${i};--n:${Math.min(count, 14)}` }));
   const badges = [];
-  if (info?.bot) badges.push(h('span.badge.bot', t(`bot.${info.bot}`)));
+  if (info?.bot) badges.push(h('span.badge.bot', botName(info.bot)));
   if (info?.left) badges.push(h('span.badge.away', t('table.left')));
   else if (info?.away) badges.push(h('span.badge.away', t('table.away')));
   else if (info?.nickname && info.connected === false) badges.push(h('span.badge.offline', t('table.offline')));
@@ -171,14 +172,14 @@ export function renderWaiting(screen) {
     let content;
     if (s.nickname) content = [avatar(s.nickname), h('strong', s.nickname), levelBadge(s.level), s.seat === 0 ? h('span.badge', t('table.host')) : null];
     else if (s.bot) {
-      content = [avatar('bot', true), h('strong', t(`bot.${s.bot}`)),
+      content = [avatar('bot', true), h('strong', botName(s.bot)),
         isHost ? h('button.small', { onclick: () => setSeat(s.seat, null) }, t('table.remove_bot')) : null];
     } else {
       content = [h('span.free', t('lobby.free_seat')),
         isHost ? h('select.small', {
           'aria-label': t('table.add_bot'),
           onchange: (/** @type {Event & {target: HTMLSelectElement}} */ e) => { if (e.target.value) setSeat(s.seat, e.target.value); },
-        }, h('option', { value: '' }, t('table.add_bot')), app.botLevels.map((l) => h('option', { value: l }, t(`bot.${l}`)))) : null];
+        }, h('option', { value: '' }, t('table.add_bot')), app.botLevels.map((l) => h('option', { value: l }, botName(l)))) : null];
     }
     return h('li.waiting-seat', content);
   });

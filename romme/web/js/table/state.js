@@ -5,6 +5,7 @@
 // change it, and render from it.
 
 import { t } from '../i18n.js';
+import { botName } from '../botname.js';
 
 /** @import { Card, GameEvent, Table, View } from '../types.js' */
 
@@ -100,7 +101,7 @@ export class TableState {
     const info = this.table?.seats?.[seat];
     if (!info) return t('table.seat_n', { n: seat + 1 });
     if (info.nickname) return info.nickname;
-    if (info.bot) return t('table.bot_name', { level: t(`bot.${info.bot}`), n: seat + 1 });
+    if (info.bot) return t('table.bot_name', { level: botName(info.bot), n: seat + 1 });
     return t('lobby.free_seat');
   }
 

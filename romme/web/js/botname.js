@@ -1,0 +1,16 @@
+// @ts-check
+// The name a computer opponent's level is shown by: a named level in the reader's
+// language ("Strong"), a level between two named ones as the lower one and how far
+// it is towards the next ("Casual +40": 40% of its turns played like Strong).
+
+import { t } from './i18n.js';
+
+/**
+ * @param {string} level a level as the server names it: `casual` or `casual+40`
+ * @returns {string}
+ */
+export function botName(level) {
+  const plus = level.indexOf('+');
+  if (plus < 0) return t(`bot.${level}`);
+  return `${t(`bot.${level.slice(0, plus)}`)} +${level.slice(plus + 1)}`;
+}
