@@ -42,3 +42,20 @@ export function keyedList(box, items, key, signature, build) {
     if (here !== element) box.insertBefore(element, here);
   });
 }
+
+/** @type {WeakMap<Element, string>} */
+const drawnFrom = new WeakMap();
+
+/**
+ * Whether `box` was last drawn from the same `signature`; if not, the new one is
+ * kept and the caller draws. A panel redrawn while the player presses one of its
+ * buttons would lose the click (the press and the release land on two different
+ * elements), so a panel whose content did not change is left alone.
+ * @param {Element} box
+ * @param {string} signature everything the panel shows, as a string
+ */
+export function drawnAlready(box, signature) {
+  if (drawnFrom.get(box) === signature) return true;
+  drawnFrom.set(box, signature);
+  return false;
+}

@@ -14,7 +14,7 @@ import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, s
 import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
-import { keyedList } from './keyed.js';
+import { drawnAlready, keyedList } from './keyed.js';
 import { playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
 import { botName } from './botname.js';
@@ -170,6 +170,7 @@ export class LobbyScreen {
 
   renderPlayers() {
     const app = this.app;
+    if (drawnAlready(this.playersEl, JSON.stringify([app.lobby.players, document.documentElement.lang]))) return;
     clear(this.playersEl);
     for (const p of app.lobby.players) {
       this.playersEl.append(h('li', h('button.player-link', {
@@ -214,6 +215,7 @@ export class LobbyScreen {
     const now = app.now();
     const received = app.lobby.invitations.filter((i) => i.to === me && i.status === 'open' && (!i.expires_at || i.expires_at > now));
     const sent = app.lobby.invitations.filter((i) => i.from === me).slice(-8).reverse();
+    if (drawnAlready(this.invitesEl, JSON.stringify([received, sent, document.documentElement.lang]))) return;
     clear(this.invitesEl);
     if (!received.length && !sent.length) {
       this.invitesEl.append(h('p.empty', t('invite.none')));
