@@ -108,19 +108,18 @@ async def test_out_of_turn_illegal_and_foreign_table_moves(shared_server: Server
         {"type": "action", "table": table, "action": {"type": "discard", "card": "XX"}}
     )
     assert must_draw["code"] == "must_draw"
-    view = a.tables[table]["view"]
-    hand = view["hand"]
-    absent = next(
-        card for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S") if card not in hand
-    )
     await a.request(
         {"type": "action", "table": table, "action": {"type": "draw", "source": "stock"}}
+    )
+    # Chosen after the draw, so the card drawn cannot be the one "not held".
+    hand = a.tables[table]["view"]["hand"]
+    absent = next(
+        card for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S") if card not in hand
     )
     not_held = await a.request(
         {"type": "action", "table": table, "action": {"type": "discard", "card": absent}}
     )
-    if not_held["type"] == "error":
-        assert not_held["code"] == "card_not_in_hand"
+    assert not_held["type"] == "error" and not_held["code"] == "card_not_in_hand"
     seat_given = await a.request(
         {
             "type": "action",
