@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
-from romme.bots import LEVELS
+from romme.bots import LEVELS_HELP, is_level
 from romme.client.connection import Client
 from romme.client.errors import ClientError, ServerError
 from romme.client.http import server_origin
@@ -44,9 +44,27 @@ class BadOptions(Exception):
     """An option that cannot work: printed without a traceback, exit status 2."""
 
 
+def _level(text: str) -> str:
+    """A :mod:`romme.bots` level, named or between two named ones (``casual+40``)."""
+    if not is_level(text):
+        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose {LEVELS_HELP}")
+    return text
+
+
+def default_nickname(level: str) -> str:
+    """The level and ``Bot``: ``StrongBot``, ``Casual40Bot`` (a nickname has no ``+``)."""
+    return f"{level.replace('+', '').capitalize()}Bot"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
-    parser.add_argument("--level", required=True, choices=LEVELS, help="how the bots play")
+    parser.add_argument(
+        "--level",
+        required=True,
+        type=_level,
+        metavar="LEVEL",
+        help=f"how the bots play: {LEVELS_HELP}",
+    )
     parser.add_argument(
         "--nickname", metavar="N", help="the player's nickname (default: the level and 'Bot')"
     )
@@ -85,7 +103,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tables.add_argument("--turn-seconds", type=int, default=None, metavar="S", help="15 to 120")
     tables.add_argument(
         "--fill",
-        choices=LEVELS,
+        type=_level,
+        metavar="LEVEL",
         default=None,
         help="after --wait seconds, the server's computer opponents of this level take the "
         "free seats (default: wait for people)",
@@ -208,7 +227,7 @@ async def _account(client: Client, nickname: str, password: str, register: bool)
 
 
 async def _main(args: argparse.Namespace, options: BotOptions, password: str | None) -> None:
-    nickname = args.nickname or f"{args.level.capitalize()}Bot"
+    nickname = args.nickname or default_nickname(args.level)
     async with Client(args.server) as client:
         if password is None:
             session = args.session_file or session_path(args.server, nickname)

@@ -18,6 +18,7 @@ import pytest
 
 from romme.cli import main
 from romme.client import Client
+from romme.client.command import default_nickname
 from tests.server.conftest import ServerFactory
 from tests.server.helpers import ServerProcess
 from tests.server.verify import check_log
@@ -183,13 +184,29 @@ def test_several_tables_at_once(
     both = start_bot(
         shared_server,
         *as_guest(tmp_path, "two"),
-        *("--level", "casual", "--limit", "1", "--tables", "2", "--games", "2"),
-        *("--no-join", "--fill", "beginner", "--wait", "0"),
+        *("--level", "casual+40", "--limit", "1", "--tables", "2", "--games", "2"),
+        *("--no-join", "--fill", "beginner+50", "--wait", "0"),
     )
     both.wait_for(r"table (\d+): playing seat 0[\s\S]*table (\d+): playing seat 0")
     assert both.finish() == 0, both.output()
     tables = ended_games(both, shared_server)
     assert len(set(tables)) == len(tables) == 2, both.output()
+    # Levels between the named ones are taken, for the bot itself and for --fill.
+    for table in tables:
+        assert [seat["bot"] for seat in game_log(shared_server, table)["seats"]] == [
+            None,
+            "beginner+50",
+        ]
+
+
+def test_a_level_between_the_named_ones_is_taken_and_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert default_nickname("strong") == "StrongBot"
+    assert default_nickname("casual+40") == "Casual40Bot"
+    with pytest.raises(SystemExit):
+        main(["bot", "--server", "http://127.0.0.1:9", "--level", "expert+10"])
+    assert "unknown level 'expert+10'" in capsys.readouterr().err
 
 
 def test_sigterm_stops_a_bot_quietly(
