@@ -105,18 +105,20 @@ class AppendWriter:
         while self._waiting:
             group, self._waiting = self._waiting, []
             self._storing = group
+            transaction = asyncio.ensure_future(self._append_group(group))
             try:
-                outcomes = await self._append_group(group)
+                outcomes = await asyncio.shield(transaction)
                 self.groups_committed += 1
+            except asyncio.CancelledError:
+                # The transaction may be committing in the database's thread and
+                # land all the same: its appends are told what it did, when it is
+                # done, never "not stored" for a move that was stored.
+                self._storing = []
+                transaction.add_done_callback(functools.partial(_tell_when_done, group))
+                raise
             except Exception:  # each append is retried on its own
                 outcomes = [await self._append_alone(append) for append in group]
-            for append, outcome in zip(group, outcomes, strict=True):
-                if append.done.done():
-                    continue
-                if outcome is None:
-                    append.done.set_result(None)
-                else:
-                    append.done.set_exception(outcome)
+            _tell(group, outcomes)
             self._storing = []
         self.task = None  # at once: the next append starts a new writer
 
@@ -129,9 +131,7 @@ class AppendWriter:
             return
         for append in [*self._storing, *self._waiting]:
             if not append.done.done():
-                append.done.set_exception(
-                    StoreError("server_busy", "the store stopped before storing this")
-                )
+                append.done.set_exception(_not_stored())
         self._storing, self._waiting = [], []
 
     async def _append_group(self, group: list[Append]) -> list[Exception | None]:
@@ -148,3 +148,29 @@ class AppendWriter:
         except Exception as error:  # handed to the caller
             return error
         return outcomes[0]
+
+
+def _not_stored() -> StoreError:
+    return StoreError("server_busy", "the store stopped before storing this")
+
+
+def _tell_when_done(
+    group: list[Append], transaction: asyncio.Future[list[Exception | None]]
+) -> None:
+    """Tell a group what its transaction did after it outlived its cancelled
+    writer: if it failed or was cancelled itself, nothing of the group was stored."""
+    if transaction.cancelled() or transaction.exception() is not None:
+        _tell(group, [_not_stored() for _ in group])
+    else:
+        _tell(group, transaction.result())
+
+
+def _tell(group: list[Append], outcomes: list[Exception | None]) -> None:
+    """Resolve each append's future with its outcome (``None``: stored)."""
+    for append, outcome in zip(group, outcomes, strict=True):
+        if append.done.done():
+            continue
+        if outcome is None:
+            append.done.set_result(None)
+        else:
+            append.done.set_exception(outcome)

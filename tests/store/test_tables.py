@@ -4,7 +4,9 @@ server can rebuild every unfinished table from it."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from romme.engine.game import Game
 from romme.engine.rules import Rules
 from romme.store import Store, TableRecord
 
-from .helpers import FakeClock, refused, snapshot
+from .helpers import FAST_HASHER, FakeClock, refused, snapshot
 
 SEED = bytes(range(32))
 SETTINGS = {"preset": "classic", "access": "open", "seats": 2, "bots": {"1": "casual"}}
@@ -342,6 +344,38 @@ async def test_appends_left_by_a_stopped_writer_are_refused_not_lost(store: Stor
     await store.append_actions(tables[0], 1, [{"type": "next_round"}])
     record = await store.get_table(tables[0])
     assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
+async def test_a_commit_under_way_when_its_writer_is_cancelled_is_told_as_stored(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "romme.db"
+    store = await Store.open(
+        f"sqlite+aiosqlite:///{path}", password_hasher=FAST_HASHER, clock=clock
+    )
+    try:
+        _, table_id = await new_table(store)
+        # Another connection holds SQLite's write lock, so the group's transaction
+        # waits in the database's thread at BEGIN IMMEDIATE.
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        append = asyncio.create_task(store.append_actions(table_id, 1, [{"type": "next_round"}]))
+        while not store._appends._storing:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # the group is in the database's thread
+        writer = store._appends.task
+        assert writer is not None
+        writer.cancel()
+        await asyncio.wait([writer])
+        assert not append.done()  # not told "not stored" while the commit may land
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        await asyncio.wait_for(append, 30)  # stored, and told so
+        record = await store.get_table(table_id)
+        assert record is not None and record.actions == [{"type": "next_round"}]
+    finally:
+        await store.close()
 
 
 @pytest.mark.asyncio
