@@ -198,15 +198,26 @@ class Seat:
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
         await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-        action = reference_action(SeatView.from_json(view_json))
-        if action is None or time.perf_counter() > self.stop_at:
+        # In a thread: the hand solver takes up to tens of milliseconds on a hard
+        # hand, which would hold every other client of this process back (the
+        # event loop gets the interpreter back after the switch interval).
+        data = await asyncio.to_thread(decide, view_json)
+        if data is None or time.perf_counter() > self.stop_at:
             return
-        data = {k: v for k, v in action.to_json().items() if k != "seat"}
         self.sent[(self.table, version + 1)] = time.perf_counter()
         if self.stats.measuring:
             self.stats.moves += 1
         with contextlib.suppress(Exception):
             await self.ws.send(json.dumps({"type": "action", "table": self.table, "action": data}))
+
+
+def decide(view_json: dict[str, Any]) -> dict[str, Any] | None:
+    """The reference player's action for this view of its seat, as a client
+    sends it (without the seat), or ``None``."""
+    action = reference_action(SeatView.from_json(view_json))
+    if action is None:
+        return None
+    return {k: v for k, v in action.to_json().items() if k != "seat"}
 
 
 async def guest(http: httpx.AsyncClient, name: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ from typing import Any
 from bench.serverload.echo import EchoTables
 from bench.serverload.seats import Stats, close_seats, connect_seats, create_guests, open_tables
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds the interpreter when another wants it (Python's default
+is 0.005): the event loop waits at most this long for a move being computed."""
 GC_AHEAD = 1.0
 """Seconds before the window at which the worker collects its garbage and stops
 its collector: a collection of 2,000 clients' state pauses a process for up to
@@ -60,6 +64,7 @@ class Share:
 
 def main(conn: Connection, share: Share) -> None:
     """The worker process's entry point."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         asyncio.run(work(conn, share))
     except BaseException:
