@@ -265,6 +265,15 @@ class LoadGenerator:
             found.append(rest)
         return found
 
+    def ready(self, timeout: float) -> dict[str, float]:
+        """Wait until every worker is set up; the seconds each step of the setup
+        took, the slowest worker's at each step."""
+        found: dict[str, float] = {}
+        for (steps,) in self.answers("ready", timeout):
+            for step, seconds in steps.items():
+                found[step] = max(found.get(step, 0.0), seconds)
+        return found
+
     def measure(self, server: Server, warmup: float, duration: float) -> Stats:
         """Once every worker is seated: the same window for all, starting after
         ``warmup`` seconds; their samples merged, the server's CPU and event-loop
@@ -434,7 +443,7 @@ def main() -> None:
         began = time.monotonic()
         try:
             generator.start(work)
-            generator.answers("ready", setup_limit)
+            setup_steps = generator.ready(setup_limit)
             seating.append(time.monotonic() - began)
             stats = generator.measure(server, warmup, args.duration)
             generator.tell("stop" if args.skip_echo else "echo")
@@ -454,7 +463,7 @@ def main() -> None:
                 codes[code] = codes.get(code, 0) + count
             rows["server"].append(measured_row(stats, args.duration))
             if not args.skip_echo:
-                generator.answers("ready", setup_limit)
+                generator.ready(setup_limit)
                 echo = generator.measure(server, warmup, args.duration)
                 per_move["echo"].append(echo.cpu_per_move * 1000)
                 stalls["echo"].append(echo.server_stall * 1000)
@@ -478,7 +487,9 @@ def main() -> None:
             + (f" echo {rows['echo'][-1]}" if rows["echo"] else "")
             + f" CPU/move {per_move['server'][-1]:.2f} ms, worst loop stall "
             f"{stalls['server'][-1]:.0f} ms, load {loads[-1]:.1f}, seated in "
-            f"{seating[-1]:.1f} s, load generator lag {lag:.0f} ms"
+            f"{seating[-1]:.1f} s (slowest worker: "
+            f"{', '.join(f'{k} {v:.1f} s' for k, v in setup_steps.items())}), "
+            f"load generator lag {lag:.0f} ms"
             + (" (OVER 20 ms: it measured itself)" if lag > LAGGING * 1000 else ""),
             flush=True,
         )

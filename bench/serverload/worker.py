@@ -8,7 +8,8 @@ several of these, each with its own event loop and its own tables (all four seat
 of a table in the same process, so that a move's send and receive times come from
 the same clock), and talks to each over a pipe:
 
-1. the worker seats its clients and opens its tables, then sends ``("ready",)``;
+1. the worker seats its clients and opens its tables, then sends
+   ``("ready", seconds)``, the seconds each step of that took;
 2. the parent sends the window, ``(start, end)`` in wall-clock seconds, the same
    for every worker, after all of them are ready;
 3. the worker measures from ``start`` to ``end`` (its own event loop's lateness
@@ -79,29 +80,49 @@ async def work(conn: Connection, share: Share) -> None:
     sent: dict[tuple[int, int], float] = {}
     numbers = range(share.first, share.first + share.tables)
     names = [f"b{share.tag}{t}s{s}" for t in numbers for s in range(4)]
-    cookies = await create_guests(f"http://127.0.0.1:{share.port}", names, share.at_once)
     url = f"ws://127.0.0.1:{share.port}"
+    took = Stopwatch()
+    cookies = await create_guests(f"http://127.0.0.1:{share.port}", names, share.at_once)
+    took.lap("guests")
     seats = await connect_seats(f"{url}/ws", cookies, stats, share.think, sent, share.at_once)
+    took.lap("sockets")
     await open_tables(
         seats, share.settings, "", share.mixed_stake, share.first, parallel=share.at_once
     )
-    await measure(conn, stats)
+    took.lap("tables")
+    await measure(conn, stats, took.laps)
     await close_seats(seats)
     if await asyncio.to_thread(conn.recv) != "echo":
         return
     echo = EchoTables(Stats(), share.think)
     try:
+        took = Stopwatch()
         await echo.connect(f"{url}/bench/echo", numbers, share.at_once)
+        took.lap("sockets")
         echo.start()
-        await measure(conn, echo.stats)
+        await measure(conn, echo.stats, took.laps)
     finally:
         await echo.close()
 
 
-async def measure(conn: Connection, stats: Stats) -> None:
-    """Tell the parent this worker is ready, measure over the window it sends,
-    and send it what was measured."""
-    conn.send(("ready",))
+class Stopwatch:
+    """Seconds taken by each step of the setup, in order."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self.last = time.monotonic()
+
+    def lap(self, step: str) -> None:
+        now = time.monotonic()
+        self.laps[step] = now - self.last
+        self.last = now
+
+
+async def measure(conn: Connection, stats: Stats, setup: dict[str, float]) -> None:
+    """Tell the parent this worker is ready (and how long each step of its
+    ``setup`` took), measure over the window it sends, and send it what was
+    measured."""
+    conn.send(("ready", setup))
     start, end = await asyncio.to_thread(conn.recv)
     await asyncio.sleep(start - GC_AHEAD - time.time())
     gc.collect()
