@@ -261,7 +261,7 @@ class LoadGenerator:
                     raise TimeoutError(f"no {expected!r} from a load generator in {timeout:.0f} s")
             kind, *rest = pipe.recv()
             if kind != expected:
-                raise RuntimeError(f"a load generator process {kind}: {rest}")
+                raise RuntimeError(f"a load generator process {kind}:\n{rest[0] if rest else ''}")
             found.append(rest)
         return found
 

@@ -38,6 +38,7 @@ class Stats:
 
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    """Moves sent while measured."""
     games: int = 0
     """Games that ended while measured."""
     errors: int = 0
@@ -61,8 +62,6 @@ class Stats:
     (NaN: the server does not report it)."""
     received: int = 0
     """Bytes the clients received while measured (off their sockets)."""
-    moved: int = 0
-    """The moves measured (``moves`` becomes their rate at the end)."""
 
     def add(self, other: Stats) -> None:
         """Take in what another worker measured over the same window: samples and
@@ -119,9 +118,13 @@ class Seat:
         self.reader = asyncio.get_running_loop().create_task(self.run())
 
     async def request(self, data: dict[str, Any], msg_id: str) -> dict[str, Any]:
+        """The server's reply to ``data``; an error reply raises."""
         future = self.replies[msg_id] = asyncio.get_running_loop().create_future()
         await self.ws.send(json.dumps({**data, "id": msg_id}))
-        return await asyncio.wait_for(future, 60)
+        reply = await asyncio.wait_for(future, 60)
+        if reply.get("type") == "error":
+            raise RuntimeError(f"the server refused {data}: {reply}")
+        return reply
 
     async def run(self) -> None:
         try:
