@@ -376,7 +376,7 @@ def main() -> None:
         "--workers",
         type=int,
         default=0,
-        help="load generator processes (default: one per 100 tables, at most 4 per core)",
+        help="load generator processes (0, the default: one per 100 tables, at most 4 per core)",
     )
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
     parser.add_argument("--skip-echo", action="store_true")
@@ -397,6 +397,8 @@ def main() -> None:
         "--serve-args", default="", help='more options of "romme serve", e.g. "--no-ws-deflate"'
     )
     args = parser.parse_args()
+    if args.tables < 1 or args.workers < 0:
+        parser.error("--tables must be at least 1 and --workers at least 0 (0: the default)")
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
         settings["stake"] = args.stake
