@@ -527,7 +527,8 @@ def main() -> None:
         f"games ended while measured: {spread(games, '', 0)}"
     )
     print(
-        f"load generator: {workers} processes, seated the clients in {spread(seating, ' s')}, "
+        f"load generator: {workers} process{'es' if workers > 1 else ''}, "
+        f"seated the clients in {spread(seating, ' s')}, "
         f"CPU {spread(client_cpu, ' % of a core')}, worst event-loop lag "
         f"{spread(client_lag['server'], ' ms')}"
         + (f" (echo {spread(client_lag['echo'], ' ms')})" if client_lag["echo"] else "")
