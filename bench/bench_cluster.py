@@ -58,15 +58,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import httpx
 from websockets.asyncio.client import connect
 
-from bench.bench_server import (
-    Seat,
-    Stats,
-    close_seats,
-    guest,
-    open_tables,
-    percentile,
-    spread,
-)
+from bench.bench_server import percentile, spread
+from bench.serverload.seats import Seat, Stats, close_seats, guest, open_tables
 from romme.engine.game import Game
 from romme.engine.reference import play_game
 from romme.engine.rules import Rules

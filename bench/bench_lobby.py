@@ -34,11 +34,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx
-from bench_server import Server, guest
 from websockets.asyncio.client import ClientConnection, connect
+
+from bench.bench_server import Server
+from bench.serverload.seats import guest
 
 
 @dataclass

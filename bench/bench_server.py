@@ -1,8 +1,8 @@
 """Load on one server process: N tables x 4 scripted WebSocket clients on loopback.
 
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
-                                 [--repeats 3] [--db URL] [--skip-echo]
-                                 [--point-limit 10000] [--stake 0]
+                                 [--repeats 3] [--workers N] [--db URL]
+                                 [--skip-echo] [--point-limit 10000] [--stake 0]
                                  [--mixed-stake N] [--serve-args "..."]
 
 Starts ``romme serve`` (SQLite in a temporary folder unless ``--db``), creates N
@@ -28,6 +28,19 @@ of the two is the cost of the game server itself. The echo's CPU per message is
 reported too: what the stack costs (uvicorn, the WebSocket frames) without the
 game.
 
+The clients are driven by ``--workers`` processes (``bench/serverload/``; by
+default one per 100 tables, at most four per core), each with its own event loop
+and its share of the tables: one process cannot drive thousands of clients
+without falling behind itself. Every worker measures over the same window
+(wall-clock deadlines the parent sets once all clients are seated); the parent
+merges their raw latency samples and reads the server's CPU time and event-loop
+stall over that window. Each worker also measures how late its own event loop
+wakes up while measured: the report gives the worst of them (a figure over
+20 ms means the latencies are partly the load generator's, not the server's,
+and says so), the load generator's CPU (all its processes) and the time it took
+to seat the clients (guests created over kept-alive HTTP connections, sockets
+and tables opened a bounded number at a time).
+
 With a small ``--point-limit`` (1: one round a game) games end while measured:
 the host of a finished table opens a new one with the same seats at once, so the
 load stays the same and each game's result (and, with ``--stake``, the settlement
@@ -47,12 +60,11 @@ Only loopback addresses are used; every loop is bounded in time.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import gc
 import json
+import math
+import multiprocessing
 import os
-import random
 import shutil
 import signal
 import socket
@@ -61,8 +73,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
-from http.cookiejar import DefaultCookiePolicy
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -70,18 +82,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx
 import psutil
-from websockets.asyncio.client import ClientConnection, connect
 
-from romme.engine.reference import reference_action
-from romme.engine.view import SeatView
+from bench.serverload import worker
+from bench.serverload.seats import Stats
+from bench.serverload.worker import Share
 
-CONNECTING = 25
-"""WebSockets opened at once while setting up, each batch after the server has
-greeted the one before (each greeting reads the player's friends and tables from
-the database: more at once overran the store's pool on a loaded machine)."""
-LOBBY = '{"type":"lobby'
-"""How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
-``lobby_chat``)."""
+TABLES_PER_WORKER = 100
+"""The default number of load generator processes is one per this many tables
+(at most ``WORKERS_PER_CORE`` per core)."""
+WORKERS_PER_CORE = 4
+AT_ONCE = 24
+"""Guests created, sockets connecting and tables opening at once, over all the
+workers (each greeting reads the player's friends and tables from the database:
+many more at once overran the store's pool on a loaded machine)."""
+LAGGING = 0.020
+"""A load generator whose event loop was this late (seconds) measured itself."""
 
 
 def log_warnings(path: Path) -> dict[str, object]:
@@ -96,23 +111,19 @@ def log_warnings(path: Path) -> dict[str, object]:
     return {msg: f"{len(ms)}x, worst {max(ms):.0f} ms" for msg, ms in found.items()}
 
 
-def count_received(ws: ClientConnection, stats: Stats) -> None:
-    """Add what arrives on ``ws``'s socket, as it came over the wire, to
-    ``stats.received`` while measured."""
-    receive = ws.data_received
-
-    def counted(data: bytes) -> None:
-        if stats.measuring:
-            stats.received += len(data)
-        receive(data)
-
-    ws.data_received = counted  # type: ignore[method-assign]
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def worst_in_window(lag_ms: list[int], current: int, start: float, end: float) -> float:
+    """The worst of the seconds from ``start`` to ``end`` (those the window
+    touches) of ``lag_ms``, the worst lateness in milliseconds of each second, the
+    last that of the second ``current``; in seconds, NaN if none is known."""
+    first = current - len(lag_ms) + 1
+    inside = [ms for i, ms in enumerate(lag_ms) if math.floor(start) <= first + i < end]
+    return max(inside, default=float("nan")) / 1000
 
 
 class Server:
@@ -174,14 +185,18 @@ class Server:
         times = psutil.Process(self.proc.pid).cpu_times()
         return float(times.user + times.system)
 
-    def loop_stall(self, seconds: float) -> float:
-        """The worst lateness of the server's event loop in the last ``seconds``
-        (at most 60), in seconds; NaN if the server does not report it."""
-        data = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=10).json()
-        lag = data.get("loop_lag_ms")
-        if not lag:
-            return float("nan")
-        return max(lag[-min(len(lag), int(seconds) + 1) :]) / 1000
+    def loop_stall(self, start: float, end: float) -> float:
+        """The worst lateness of the server's event loop in the seconds from
+        ``start`` to ``end`` (``time.monotonic()``, the clock of the server's
+        event loop, at most 60 s ago), in seconds; NaN if the server does not
+        report it."""
+        for _ in range(3):  # until the answer is known to be of this second
+            asked = time.monotonic()
+            health = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=10).json()
+            current = math.floor(time.monotonic())
+            if math.floor(asked) == current:
+                break
+        return worst_in_window(health.get("loop_lag_ms") or [], current, start, end)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -192,354 +207,122 @@ class Server:
                 self.proc.kill()
 
 
-@dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    games: int = 0
-    """Games that ended while measured."""
-    errors: int = 0
-    codes: dict[str, int] = field(default_factory=dict)
-    by_kind: dict[str, list[float]] = field(default_factory=dict)
-    """Latencies by the kind of table ("free", "staked"), every move."""
-    ends_by_kind: dict[str, list[float]] = field(default_factory=dict)
-    """Latencies by the kind of table of the moves that ended a game."""
-    measuring: bool = False
-    cpu: float = 0.0
-    """The server's CPU use while measured (1.0 = one core busy)."""
-    client_cpu: float = 0.0
-    """The load generator's own CPU use while measured (this process)."""
-    client_lag: float = 0.0
-    """The worst lateness of the load generator's event loop while measured: a
-    latency this long may be the load generator's, not the server's."""
-    cpu_per_move: float = 0.0
-    """The server's CPU seconds while measured per move measured."""
-    server_stall: float = float("nan")
-    """The worst lateness of the server's event loop while measured, in seconds
-    (NaN: the server does not report it)."""
-    received: int = 0
-    """Bytes the clients received while measured (off their sockets)."""
-    moved: int = 0
-    """The moves measured (``moves`` becomes their rate at the end)."""
+def default_workers(tables: int) -> int:
+    """One load generator process per ``TABLES_PER_WORKER`` tables, at most
+    ``WORKERS_PER_CORE`` per core (beyond that they only wait for each other)."""
+    cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    return max(1, min(math.ceil(tables / TABLES_PER_WORKER), cap))
 
 
-class Seat:
-    """One scripted client at a real table; reads its socket from the moment it opens."""
-
-    def __init__(
-        self, ws: ClientConnection, stats: Stats, think: float, sent: dict[tuple[int, int], float]
-    ) -> None:
-        self.ws = ws
-        count_received(ws, stats)
-        self.table = -1
-        self.stats = stats
-        self.think = think
-        self.sent = sent
-        self.acted: set[Any] = set()
-        self.group: list[Seat] = []
-        """The four seats of the table, the host first."""
-        self.settings: dict[str, Any] = {}
-        self.games = 0
-        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self.stop_at = time.perf_counter() + 3600
-        self.greeted = asyncio.Event()
-        """Set when the server's greeting (``welcome`` .. ``friends``) has arrived."""
-        self.reader = asyncio.get_running_loop().create_task(self.run())
-
-    async def request(self, data: dict[str, Any], msg_id: str) -> dict[str, Any]:
-        future = self.replies[msg_id] = asyncio.get_running_loop().create_future()
-        await self.ws.send(json.dumps({**data, "id": msg_id}))
-        return await asyncio.wait_for(future, 60)
-
-    async def run(self) -> None:
-        try:
-            # Like the web client: the lobby's changes, not its whole lists after
-            # each change (while 2,000 clients sit down, the whole lists starved a
-            # loaded machine).
-            await self.ws.send('{"type": "lobby_subscribe", "deltas": true}')
-            async for text in self.ws:
-                now = time.perf_counter()
-                if now > self.stop_at:
-                    break
-                if text.startswith(LOBBY):
-                    # The lobby's lists: many and large while the tables are set
-                    # up, and nothing a seat needs (parsing them starved the load
-                    # generator on a loaded machine).
-                    continue
-                data = json.loads(text)
-                kind = data.get("type")
-                future = self.replies.pop(data.get("id"), None) if "id" in data else None
-                if future is not None and not future.done():
-                    future.set_result(data)
-                if kind == "update":
-                    started = self.sent.get((self.table, data["version"]))
-                    if started is not None and self.stats.measuring:
-                        self.record(now - started, data["view"]["phase"] == "game_over")
-                    self.maybe_act(data["view"], data["version"])
-                elif kind == "table" and data["table"]["view"] is not None:
-                    if data["table"]["id"] == self.table:
-                        self.maybe_act(data["table"]["view"], data["table"]["version"])
-                elif kind == "game_over" and data["table"] == self.table and self is self.group[0]:
-                    if self.stats.measuring:
-                        self.stats.games += 1
-                    asyncio.get_running_loop().create_task(self.next_game())
-                elif kind == "friends":
-                    self.greeted.set()
-                elif kind == "error":
-                    self.stats.errors += 1
-                    self.stats.codes[data.get("code", "?")] = (
-                        self.stats.codes.get(data.get("code", "?"), 0) + 1
-                    )
-        except Exception:
-            pass
-
-    def record(self, latency: float, game_over: bool) -> None:
-        self.stats.latencies.append(latency)
-        kind = "staked" if self.settings.get("stake") else "free"
-        self.stats.by_kind.setdefault(kind, []).append(latency)
-        if game_over:
-            self.stats.ends_by_kind.setdefault(kind, []).append(latency)
-
-    def maybe_act(self, view_json: dict[str, Any], version: int) -> None:
-        phase = view_json["phase"]
-        if phase == "round_over":
-            key = ("next", view_json["round_no"])
-            if key not in self.acted:
-                self.acted.add(key)
-                asyncio.get_running_loop().create_task(
-                    self.ws.send(json.dumps({"type": "next_round", "table": self.table}))
-                )
-            return
-        if phase not in ("draw", "play") or view_json["current"] != view_json["seat"]:
-            return
-        if ("act", version) in self.acted:
-            return
-        self.acted.add(("act", version))
-        asyncio.get_running_loop().create_task(self.act(view_json, version))
-
-    async def next_game(self) -> None:
-        """The host opens a new table for the same four and starts it."""
-        self.games += 1
-        with contextlib.suppress(Exception):
-            await open_table(self.group, self.settings, f"{id(self)}g{self.games}")
-
-    async def act(self, view_json: dict[str, Any], version: int) -> None:
-        await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-        action = reference_action(SeatView.from_json(view_json))
-        if action is None or time.perf_counter() > self.stop_at:
-            return
-        data = {k: v for k, v in action.to_json().items() if k != "seat"}
-        self.sent[(self.table, version + 1)] = time.perf_counter()
-        if self.stats.measuring:
-            self.stats.moves += 1
-        with contextlib.suppress(Exception):
-            await self.ws.send(json.dumps({"type": "action", "table": self.table, "action": data}))
+def shares(
+    tables: int, workers: int, port: int, think: float, settings: dict[str, Any], **more: Any
+) -> list[Share]:
+    """The tables split as evenly as they go over ``workers`` processes."""
+    workers = max(1, min(workers, tables))
+    each, rest = divmod(tables, workers)
+    found, first = [], 0
+    for w in range(workers):
+        count = each + (w < rest)
+        found.append(Share(port, first, count, think, settings, **more))
+        first += count
+    return found
 
 
-async def watch_lag(stats: Stats, duration: float, every: float = 0.01) -> None:
-    """Record how late this process's event loop wakes up, for ``duration`` seconds."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + duration
-    while loop.time() < end:
-        planned = loop.time() + every
-        await asyncio.sleep(every)
-        stats.client_lag = max(stats.client_lag, loop.time() - planned)
+class LoadGenerator:
+    """The worker processes of one repeat (``bench/serverload/worker.py``) and the
+    window they all measure over."""
+
+    def __init__(self) -> None:
+        self.pipes: list[Connection] = []
+        self.processes: list[BaseProcess] = []
+
+    def start(self, work: list[Share]) -> None:
+        """A worker process for each share, started afresh (``spawn``: nothing of
+        this process's state comes along)."""
+        context = multiprocessing.get_context("spawn")
+        for share in work:
+            mine, theirs = context.Pipe()
+            process = context.Process(target=worker.main, args=(theirs, share), daemon=True)
+            process.start()
+            theirs.close()
+            self.pipes.append(mine)
+            self.processes.append(process)
+
+    def answers(self, expected: str, timeout: float) -> list[Any]:
+        """Each worker's next message, which must be ``expected``; a worker that
+        failed, ended or did not answer in time raises."""
+        deadline = time.monotonic() + timeout
+        found = []
+        for pipe, process in zip(self.pipes, self.processes, strict=True):
+            while not pipe.poll(0.2):
+                if not process.is_alive():
+                    raise RuntimeError(f"a load generator process ended ({process.exitcode})")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no {expected!r} from a load generator in {timeout:.0f} s")
+            kind, *rest = pipe.recv()
+            if kind != expected:
+                raise RuntimeError(f"a load generator process {kind}:\n{rest[0] if rest else ''}")
+            found.append(rest)
+        return found
+
+    def ready(self, timeout: float) -> dict[str, float]:
+        """Wait until every worker is set up; the seconds each step of the setup
+        took, the slowest worker's at each step."""
+        found: dict[str, float] = {}
+        for (steps,) in self.answers("ready", timeout):
+            for step, seconds in steps.items():
+                found[step] = max(found.get(step, 0.0), seconds)
+        return found
+
+    def measure(self, server: Server, warmup: float, duration: float) -> Stats:
+        """Once every worker is seated: the same window for all, starting after
+        ``warmup`` seconds; their samples merged, the server's CPU and event-loop
+        stall read over the same window."""
+        # The window begins on a whole second of the monotonic clock, the clock of
+        # the server's event loop, whose lateness it reports second by second: those
+        # seconds are then the window's (with a whole number of seconds measured).
+        now, monotonic = time.time(), time.monotonic()
+        began = math.ceil(monotonic + warmup)
+        start = now + began - monotonic
+        end = start + duration
+        for pipe in self.pipes:
+            pipe.send((start, end))
+        time.sleep(max(0.0, start - time.time()))
+        cpu = server.cpu_seconds()
+        time.sleep(max(0.0, end - time.time()))
+        cpu = server.cpu_seconds() - cpu
+        merged = Stats(server_stall=server.loop_stall(began, began + duration))
+        for (stats,) in self.answers("measured", 60 + duration):
+            merged.add(stats)
+        merged.cpu = cpu / duration
+        merged.cpu_per_move = cpu / max(1, merged.moves)
+        return merged
+
+    def tell(self, command: str) -> None:
+        for pipe in self.pipes:
+            pipe.send(command)
+
+    def stop(self) -> None:
+        """The workers ended (those that do not end by themselves within 10 s,
+        terminated)."""
+        for pipe in self.pipes:
+            pipe.close()
+        for process in self.processes:
+            process.join(10)
+            if process.is_alive():
+                process.terminate()
+                process.join(10)
 
 
-async def guest(http: httpx.AsyncClient, name: str) -> str:
-    for attempt in range(5):
-        try:
-            answer = await http.post("/api/guest", json={"nickname": name})
-        except httpx.TransportError:  # a kept-alive connection the server had closed
-            await asyncio.sleep(0.1 * (attempt + 1))
-            continue
-        answer.raise_for_status()
-        return "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
-    raise RuntimeError(f"could not create the guest {name}")
-
-
-async def open_table(group: list[Seat], settings: dict[str, Any], tag: str) -> None:
-    """A new table of the four seats (the first hosts), started."""
-    reply = await group[0].request({"type": "create_table", "settings": settings}, f"c{tag}")
-    table = reply["table"]["id"]
-    for seat in group:
-        seat.table = table
-        seat.acted.clear()
-    for seat in group[1:]:
-        await seat.request({"type": "join_table", "table": table}, f"j{tag}")
-    await group[0].request({"type": "start_game", "table": table}, f"s{tag}")
-
-
-async def open_tables(
-    seats: list[Seat], settings: dict[str, Any], tag: str, mixed_stake: int = 0
-) -> None:
-    """A started table for each four seats in turn.
-
-    With a mixed stake every other table is staked, so that staked and free
-    tables share the same load.
-    """
-    for t in range(len(seats) // 4):
-        group = seats[4 * t : 4 * t + 4]
-        table_settings = {**settings, "stake": mixed_stake} if mixed_stake and t % 2 else settings
-        for seat in group:
-            seat.group = group
-            seat.settings = table_settings
-        await open_table(group, table_settings, f"{tag}{t}")
-
-
-async def close_seats(seats: list[Seat]) -> None:
-    """Stop the clients: their sockets closed, their readers ended."""
-    for seat in seats:
-        seat.stop_at = 0
-    await asyncio.gather(*(seat.ws.close() for seat in seats), return_exceptions=True)
-    for seat in seats:
-        seat.reader.cancel()
-    await asyncio.gather(*(seat.reader for seat in seats), return_exceptions=True)
-
-
-async def run_server_load(
-    server: Server,
-    tables: int,
-    think: float,
-    duration: float,
-    tag: str,
-    settings: dict[str, Any],
-    mixed_stake: int = 0,
-) -> Stats:
-    port = server.port
-    stats = Stats()
-    sent: dict[tuple[int, int], float] = {}
-    base = f"http://127.0.0.1:{port}"
-    url = f"ws://127.0.0.1:{port}/ws"
-    limits = httpx.Limits(max_connections=20, keepalive_expiry=2.0)
-    # At most as many requests under way as the pool has connections: httpx's
-    # pool scans its whole queue for each request (thousands queued at once cost
-    # the load generator minutes of CPU).
-    pending = asyncio.Semaphore(20)
-
-    async def one_guest(name: str) -> str:
-        async with pending:
-            return await guest(http, name)
-
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        # The client keeps no cookie: a request with the previous guest's session
-        # would end that session (a new guest replaces the one logged in).
-        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
-        cookies = await asyncio.gather(
-            *(one_guest(f"b{tag}{t}s{s}") for t in range(tables) for s in range(4))
-        )
-    seats: list[Seat] = []
-    for start in range(0, len(cookies), CONNECTING):
-        sockets = await asyncio.gather(
-            *(
-                connect(
-                    url,
-                    additional_headers={"Cookie": c},
-                    max_size=2**22,
-                    ping_interval=None,
-                    max_queue=None,
-                )
-                for c in cookies[start : start + CONNECTING]
-            )
-        )
-        batch = [Seat(ws, stats, think, sent) for ws in sockets]
-        # The server has welcomed them (its last greeting is the friends list)
-        # before the next ones come.
-        await asyncio.wait_for(asyncio.gather(*(seat.greeted.wait() for seat in batch)), 300)
-        seats += batch
-    await open_tables(seats, settings, "", mixed_stake)
-    await asyncio.sleep(min(5.0, think * 3))
-    # The load generator's garbage collector would pause it for up to ~0.2 s with
-    # 2,000 clients' state in memory: a pause that is not the server's latency.
-    gc.collect()
-    gc.freeze()
-    gc.disable()
-    stats.measuring = True
-    began = time.perf_counter()
-    cpu_start = server.cpu_seconds()
-    client_start = time.process_time()
-    watcher = asyncio.get_running_loop().create_task(watch_lag(stats, duration))
-    await asyncio.sleep(duration)
-    await watcher
-    stats.measuring = False
-    elapsed = time.perf_counter() - began
-    server_cpu = server.cpu_seconds() - cpu_start
-    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
-    stats.cpu = server_cpu / elapsed
-    stats.cpu_per_move = server_cpu / max(1, stats.moves)
-    stats.client_cpu = (time.process_time() - client_start) / elapsed
-    gc.enable()
-    gc.unfreeze()
-    stats.moved = stats.moves
-    stats.moves = int(stats.moves / elapsed * 1000)  # moves per 1000 s -> per s below
-    await close_seats(seats)
-    return stats
-
-
-async def run_echo_load(server: Server, tables: int, think: float, duration: float) -> Stats:
-    """The same clients on /bench/echo: one 'move' at a time per group of four."""
-    stats = Stats()
-    url = f"ws://127.0.0.1:{server.port}/bench/echo"
-    payload = json.dumps(
-        {"type": "action", "table": 1, "action": {"type": "discard", "card": "7H"}}
+def measured_row(stats: Stats, duration: float) -> tuple[float, float, float, float]:
+    """Moves per second, and p50 / p99 / p99.9 in ms."""
+    lat = stats.latencies
+    return (
+        stats.moves / duration,
+        percentile(lat, 0.5) * 1000,
+        percentile(lat, 0.99) * 1000,
+        percentile(lat, 0.999) * 1000,
     )
-    sockets: list[ClientConnection] = []
-    for start in range(0, tables * 4, 100):
-        sockets += await asyncio.gather(
-            *(
-                connect(f"{url}?group={i // 4}", ping_interval=None)
-                for i in range(start, min(start + 100, tables * 4))
-            )
-        )
-    sent: dict[tuple[int, int], float] = {}
-    stop_at = time.perf_counter() + duration + 10
-
-    async def reader(ws: ClientConnection, group: int) -> None:
-        async for text in ws:
-            now = time.perf_counter()
-            if now > stop_at:
-                break
-            seq = int(json.loads(text)["seq"])
-            started = sent.get((group, seq))
-            if started is not None and stats.measuring:
-                stats.latencies.append(now - started)
-
-    async def mover(group: int) -> None:
-        seq = 0
-        members = sockets[4 * group : 4 * group + 4]
-        while time.perf_counter() < stop_at - 10:
-            await asyncio.sleep(think * random.uniform(0.5, 1.5))
-            seq += 1
-            sent[(group, seq)] = time.perf_counter()
-            if stats.measuring:
-                stats.moves += 1
-            await members[seq % 4].send(payload[:-1] + f',"seq":{seq}}}')
-
-    readers = [asyncio.create_task(reader(ws, i // 4)) for i, ws in enumerate(sockets)]
-    movers = [asyncio.create_task(mover(g)) for g in range(tables)]
-    await asyncio.sleep(min(5.0, think * 3))
-    # The load generator's garbage collector would pause it for up to ~0.2 s with
-    # 2,000 clients' state in memory: a pause that is not the server's latency.
-    gc.collect()
-    gc.freeze()
-    gc.disable()
-    stats.measuring = True
-    began = time.perf_counter()
-    cpu_start = server.cpu_seconds()
-    await asyncio.sleep(duration)
-    stats.measuring = False
-    elapsed = time.perf_counter() - began
-    stats.cpu_per_move = (server.cpu_seconds() - cpu_start) / max(1, stats.moves)
-    stats.server_stall = await asyncio.to_thread(server.loop_stall, elapsed)
-    stats.moves = int(stats.moves / elapsed * 1000)
-    for task in movers:
-        task.cancel()
-    for ws in sockets:
-        await ws.close()
-    for task in readers:
-        task.cancel()
-    await asyncio.gather(*movers, *readers, return_exceptions=True)
-    return stats
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -589,6 +372,12 @@ def main() -> None:
     )
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="load generator processes (0, the default: one per 100 tables, at most 4 per core)",
+    )
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
     parser.add_argument("--skip-echo", action="store_true")
     parser.add_argument(
@@ -608,15 +397,23 @@ def main() -> None:
         "--serve-args", default="", help='more options of "romme serve", e.g. "--no-ws-deflate"'
     )
     args = parser.parse_args()
+    if args.tables < 1 or args.workers < 0:
+        parser.error("--tables must be at least 1 and --workers at least 0 (0: the default)")
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
         settings["stake"] = args.stake
+    workers = min(args.tables, args.workers or default_workers(args.tables))
+    warmup = min(5.0, args.think * 3)
+    setup_limit = 120 + 2 * args.tables  # seconds the workers may take to seat their clients
 
     rows: dict[str, list[tuple[float, float, float, float]]] = {"server": [], "echo": []}
     memory: list[tuple[float, float]] = []
     cpu: list[float] = []
     client_cpu: list[float] = []
-    client_lag: list[float] = []
+    client_lag: dict[str, list[float]] = {"server": [], "echo": []}
+    """The load generator's worst event-loop lag in ms while measured, each repeat."""
+    seating: list[float] = []
+    """Seconds from starting the load generator to every table playing, each repeat."""
     per_move: dict[str, list[float]] = {"server": [], "echo": []}
     """CPU ms per move (per echoed message) of each repeat."""
     stalls: dict[str, list[float]] = {"server": [], "echo": []}
@@ -634,58 +431,51 @@ def main() -> None:
         tmp = tempfile.mkdtemp(prefix="romme-bench-")
         server = Server(args.db, Path(tmp), args.serve_args.split())
         server.start()
+        work = shares(
+            args.tables,
+            workers,
+            server.port,
+            args.think,
+            settings,
+            mixed_stake=args.mixed_stake,
+            tag=f"{repeat}x{os.getpid()}",
+            at_once=max(2, AT_ONCE // workers),
+        )
+        generator = LoadGenerator()
+        began = time.monotonic()
         try:
-            stats = asyncio.run(
-                run_server_load(
-                    server,
-                    args.tables,
-                    args.think,
-                    args.duration,
-                    f"{repeat}x{os.getpid()}",
-                    settings,
-                    args.mixed_stake,
-                )
-            )
+            generator.start(work)
+            setup_steps = generator.ready(setup_limit)
+            seating.append(time.monotonic() - began)
+            stats = generator.measure(server, warmup, args.duration)
+            generator.tell("stop" if args.skip_echo else "echo")
             if args.mixed_stake:
                 for name, values in stakes_apart(stats).items():
                     kinds.setdefault(name, []).append(values)
             cpu.append(stats.cpu * 100)
             per_move["server"].append(stats.cpu_per_move * 1000)
             stalls["server"].append(stats.server_stall * 1000)
-            wire.append(stats.received / max(1, stats.moved))
+            wire.append(stats.received / max(1, stats.moves))
             client_cpu.append(stats.client_cpu * 100)
-            client_lag.append(stats.client_lag * 1000)
+            client_lag["server"].append(stats.client_lag * 1000)
             memory.append(server.memory())
             errors += stats.errors
             games.append(stats.games)
             for code, count in stats.codes.items():
                 codes[code] = codes.get(code, 0) + count
-            lat = stats.latencies
-            rows["server"].append(
-                (
-                    stats.moves / 1000,
-                    percentile(lat, 0.5) * 1000,
-                    percentile(lat, 0.99) * 1000,
-                    percentile(lat, 0.999) * 1000,
-                )
-            )
+            rows["server"].append(measured_row(stats, args.duration))
             if not args.skip_echo:
-                echo = asyncio.run(run_echo_load(server, args.tables, args.think, args.duration))
+                generator.ready(setup_limit)
+                echo = generator.measure(server, warmup, args.duration)
                 per_move["echo"].append(echo.cpu_per_move * 1000)
                 stalls["echo"].append(echo.server_stall * 1000)
-                lat = echo.latencies
-                rows["echo"].append(
-                    (
-                        echo.moves / 1000,
-                        percentile(lat, 0.5) * 1000,
-                        percentile(lat, 0.99) * 1000,
-                        percentile(lat, 0.999) * 1000,
-                    )
-                )
+                client_lag["echo"].append(echo.client_lag * 1000)
+                rows["echo"].append(measured_row(echo, args.duration))
         except BaseException:
             print(f"failed; the server's log is in {tmp}", file=sys.stderr)
             raise
         finally:
+            generator.stop()
             server.stop()
         warnings = log_warnings(Path(tmp) / "server.log")
         if warnings:
@@ -693,11 +483,16 @@ def main() -> None:
         if not os.environ.get("ROMME_BENCH_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
         loads.append(os.getloadavg()[0])
+        lag = max(client_lag["server"][-1:] + client_lag["echo"][-1:])
         print(
             f"repeat {repeat + 1}: server {rows['server'][-1]}"
             + (f" echo {rows['echo'][-1]}" if rows["echo"] else "")
             + f" CPU/move {per_move['server'][-1]:.2f} ms, worst loop stall "
-            f"{stalls['server'][-1]:.0f} ms, load {loads[-1]:.1f}",
+            f"{stalls['server'][-1]:.0f} ms, load {loads[-1]:.1f}, seated in "
+            f"{seating[-1]:.1f} s (slowest worker: "
+            f"{', '.join(f'{k} {v:.1f} s' for k, v in setup_steps.items())}), "
+            f"load generator lag {lag:.0f} ms"
+            + (" (OVER 20 ms: it measured itself)" if lag > LAGGING * 1000 else ""),
             flush=True,
         )
 
@@ -728,11 +523,21 @@ def main() -> None:
     print(
         f"server memory: {spread([m[0] for m in memory], ' MiB')} "
         f"(+ bot worker {spread([m[1] for m in memory], ' MiB')}); "
-        f"server CPU while measured: {spread(cpu, ' % of a core')}; load generator CPU: "
-        f"{spread(client_cpu, ' % of a core')}, its worst event-loop lag "
-        f"{spread(client_lag, ' ms')}; errors: {errors} {codes}; "
+        f"server CPU while measured: {spread(cpu, ' % of a core')}; errors: {errors} {codes}; "
         f"games ended while measured: {spread(games, '', 0)}"
     )
+    print(
+        f"load generator: {workers} process{'es' if workers > 1 else ''}, "
+        f"seated the clients in {spread(seating, ' s')}, "
+        f"CPU {spread(client_cpu, ' % of a core')}, worst event-loop lag "
+        f"{spread(client_lag['server'], ' ms')}"
+        + (f" (echo {spread(client_lag['echo'], ' ms')})" if client_lag["echo"] else "")
+    )
+    if max(client_lag["server"] + client_lag["echo"]) > LAGGING * 1000:
+        print(
+            f"  over {LAGGING * 1000:.0f} ms: the latencies are partly the load generator's, "
+            "not the server's (more --workers, or a machine of its own)"
+        )
     if kinds:
         print_stakes_apart(kinds)
     if rows["echo"]:
