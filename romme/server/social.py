@@ -91,15 +91,23 @@ class Social:
 
     async def block(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
-        await self._change(conn, other, msg_id, lambda: self.store.block(conn.player_id, other.id))
-        self._hidden.setdefault(conn.player_id, set()).add(other.nickname)
+        await self._change(
+            conn,
+            other,
+            msg_id,
+            lambda: self.store.block(conn.player_id, other.id),
+            then=lambda: self._hidden.setdefault(conn.player_id, set()).add(other.nickname),
+        )
 
     async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
         other = await self._other(nickname)
         await self._change(
-            conn, other, msg_id, lambda: self.store.unblock(conn.player_id, other.id)
+            conn,
+            other,
+            msg_id,
+            lambda: self.store.unblock(conn.player_id, other.id),
+            then=lambda: self._hidden.get(conn.player_id, set()).discard(other.nickname),
         )
-        self._hidden.get(conn.player_id, set()).discard(other.nickname)
 
     async def _change(
         self,
@@ -107,14 +115,19 @@ class Social:
         other: PlayerRecord,
         msg_id: Any,
         change: Callable[[], Awaitable[Any]],
+        then: Callable[[], None] | None = None,
     ) -> None:
-        """Make the change; the sender's new lists are the reply (and go to its
-        other connections). The other player's go to it only if they changed (a
+        """Make the change, then ``then`` (a block taking effect on the lines sent
+        from now on) before anyone is told: once the sender has the reply, nothing
+        of the blocked player's reaches it. The sender's new lists are the reply
+        (and go to its other connections). The other player's go to it only if they changed (a
         request arrived, a friendship began or ended): a block, or a request that
         a block hides, is not given away by a message out of nowhere."""
         online = self.registry.may_be_online(other.id)
         before = await self.store.social(other.id) if online else None
         await change()
+        if then is not None:
+            then()
         mine = self._message(await self.store.social(conn.player_id))
         self.registry.send_to_player(conn.player_id, messages.dumps(mine), skip=conn)
         conn.reply(mine, msg_id)
