@@ -16,6 +16,7 @@ import uvicorn
 from romme.server.app import ServerState, create_app
 from romme.server.config import DEFAULT_DB_URL, options_from_args
 from romme.server.logs import configure_logging, uvicorn_log_config
+from romme.server.wsprotocol import WebSocketProtocol
 
 __all__ = ["serve"]
 
@@ -81,6 +82,7 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws=WebSocketProtocol,
         ws_per_message_deflate=args.ws_deflate,
         lifespan="on",
         timeout_graceful_shutdown=int(options.shutdown_grace) + 1,

@@ -1,5 +1,6 @@
 """``romme serve --ws-deflate`` (the default): WebSocket messages compressed
-(permessage-deflate) for the clients that offer it; ``--no-ws-deflate`` turns it off."""
+(permessage-deflate) for the clients that offer it, over an 8 KiB window on the
+server's side (romme/server/wsprotocol.py); ``--no-ws-deflate`` turns it off."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ async def test_by_default_a_game_is_played_over_compressed_messages(
     anna = await (await Client(shared_server, nickname("Anna")).guest()).connect()
     try:
         assert "permessage-deflate" in extensions(anna)
+        # The server's window holds a whole update, so the next one is mostly a
+        # reference to it (uvicorn's own window, 2**12, does not).
+        assert "server_max_window_bits=13" in extensions(anna)
         table = await create_table(anna, seats=2, bots={"1": "casual"}, point_limit=1)
         await anna.request({"type": "start_game", "table": table})
         update = await anna.expect(
