@@ -2,7 +2,9 @@
 
 ``SeatView.to_json()`` goes through the engine's generic codec; the server sends a
 view to every seat after every move, so this module builds the very same
-dictionary directly (a test checks that they are equal on whole matches).
+dictionary directly (a test checks that they are equal on whole matches). The
+seats' views of one moment differ only in the seat and its hand:
+:meth:`ViewEncoder.seat_view` builds the rest once for all of them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from romme.engine.cards import Card
 from romme.engine.events import RoundResult
+from romme.engine.game import Game
 from romme.engine.rules import Rules
 from romme.engine.view import SeatView
 
@@ -34,12 +37,30 @@ class ViewEncoder:
     """Encodes the views of one table; keeps what never changes (the rules, past
     round results) encoded once."""
 
-    __slots__ = ("_rules", "_rules_json", "_results")
+    __slots__ = ("_rules", "_rules_json", "_results", "_shared_game", "_shared_version", "_shared")
 
     def __init__(self) -> None:
         self._rules: Rules | None = None
         self._rules_json: dict[str, Any] = {}
         self._results: dict[tuple[int, str], dict[str, Any]] = {}
+        self._shared_game: Game | None = None
+        self._shared_version = -1
+        self._shared: dict[str, Any] = {}
+        """The spectator's view of ``_shared_game`` at ``_shared_version``: what
+        every seat sees alike (a seat's view adds its seat and hand)."""
+
+    def seat_view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """``game.view_for(seat).to_json()``, with what every seat sees alike built
+        once per version of the game (a move's update goes to every seat). The
+        dictionaries share their inner lists: they are for encoding, not to change."""
+        if game is not self._shared_game or game.version != self._shared_version:
+            self._shared = self.view(game.view_for(None))
+            self._shared_game, self._shared_version = game, game.version
+        if seat is None:
+            return self._shared
+        if not 0 <= seat < game.seats:
+            raise ValueError(f"there is no seat {seat}")
+        return {**self._shared, "seat": seat, "hand": _cards(game.hands[seat])}
 
     def _rules_of(self, rules: Rules) -> dict[str, Any]:
         if rules is not self._rules:

@@ -135,6 +135,9 @@ def test_view_encoder_matches_the_engine_over_whole_matches() -> None:
             for seat in (*range(game.seats), None):
                 view = game.view_for(seat)
                 assert encoder.view(view) == view.to_json()
+                # The seats' views built from one shared part are each seat's own:
+                # nothing of another seat's hand, nothing missing.
+                assert encoder.seat_view(game, seat) == view.to_json()
 
         play_game(game, on_action=checked)
 

@@ -179,7 +179,7 @@ class TableActor(Timing):
             **self.about(),
             "my_seat": seat,
             "version": self.version,
-            "view": None if game is None else self._encoder.view(game.view_for(seat)),
+            "view": None if game is None else self._encoder.seat_view(game, seat),
             "timer": self.timer_json(),
             "next_round": self.next_round_json(),
             "chat": list(self.chat),
@@ -360,7 +360,7 @@ class TableActor(Timing):
             self.id,
             version,
             shown,
-            self._encoder.view(game.view_for(seat)) if with_view else None,
+            self._encoder.seat_view(game, seat) if with_view else None,
             self.timer_json() if with_view else None,
             self.next_round_json() if with_view and game.phase is Phase.ROUND_OVER else False,
         )
