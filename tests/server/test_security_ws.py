@@ -172,15 +172,17 @@ async def test_a_waiting_table_closes_when_its_host_is_gone(make_server: ServerF
 async def test_waiting_tables_of_a_host_who_never_returns_close_after_a_restart(
     make_server: ServerFactory, backend: str
 ) -> None:
-    first = make_server(backend, extra=["--waiting-table-grace", "1"])
+    first = make_server(backend, extra=["--waiting-table-grace", "30"])
     host = await _guest(first, "rh")
     table = await create_table(host, seats=2)
     await host.close()
     first.kill()  # before the grace runs out: the table is stored as waiting
-    second = make_server(db_url=first.db_url, extra=["--waiting-table-grace", "1"])
+    # The grace begins as the restored tables are, before the server answers: five
+    # seconds, so that on a loaded machine the table is still listed at first.
+    second = make_server(db_url=first.db_url, extra=["--waiting-table-grace", "5"])
     async with httpx.AsyncClient(base_url=second.base) as http:
         assert table in [t["id"] for t in (await http.get("/api/tables")).json()["tables"]]
-        for _ in range(50):
+        for _ in range(200):
             listed = [t["id"] for t in (await http.get("/api/tables")).json()["tables"]]
             if table not in listed:
                 break
