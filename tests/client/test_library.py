@@ -49,7 +49,14 @@ async def test_a_bot_plays_whole_games_and_every_view_is_the_engines(
         return bot.decide(view)
 
     try:
-        settings: Any = {"seats": 3, "bots": {"1": "beginner", "2": "beginner"}, "point_limit": 1}
+        # Two minutes a turn (12 s at the shared server's time scale): the client's
+        # moves come in time on a loaded machine, so the server never moves for it.
+        settings: Any = {
+            "seats": 3,
+            "bots": {"1": "beginner", "2": "beginner"},
+            "point_limit": 1,
+            "turn_seconds": 120,
+        }
         table = await client.create_table(settings)
         assert table.my_seat == 0 and table.status == "waiting"
         await client.start_game(table.id)
@@ -75,7 +82,10 @@ async def test_a_refused_move_is_a_server_error_with_the_protocol_code(
 ) -> None:
     client = await guest(shared_server)
     try:
-        table = await client.create_table({"seats": 2, "bots": {"1": "beginner"}, "point_limit": 1})
+        # The turn (12 s here) does not time out while the refusals are checked.
+        table = await client.create_table(
+            {"seats": 2, "bots": {"1": "beginner"}, "point_limit": 1, "turn_seconds": 120}
+        )
         with pytest.raises(ServerError) as refused:
             await client.act(table.id, Draw(0, "stock"))
         assert refused.value.code == "not_started"

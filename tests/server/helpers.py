@@ -61,7 +61,9 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
+        """Start the server and wait until it answers ``/healthz`` (on a loaded
+        machine its imports, migrations and bot workers may take half a minute)."""
         env = {**os.environ, "ROMME_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it

@@ -12,6 +12,10 @@ from .conftest import ServerFactory
 from .fuzz import SERVER_OPTIONS, HttpFuzzer, LoopThread, Tally, WsFuzzer, log_faults
 
 
+def _enough_frames(tally: Tally) -> bool:
+    return tally.frames > 200 and tally.tracked > 50
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_websocket_fuzz(make_server: ServerFactory, backend: str) -> None:
@@ -21,12 +25,12 @@ def test_websocket_fuzz(make_server: ServerFactory, backend: str) -> None:
     fuzzer = WsFuzzer(server, loop, tally)
     try:
         loop.run(fuzzer.setup())
-        fuzzer.run(seconds=15)
+        fuzzer.run(seconds=15, enough=lambda: _enough_frames(tally))
     finally:
         fuzzer.close()
         loop.close()
     assert tally.failures == []
-    assert tally.frames > 200 and tally.tracked > 50, tally
+    assert _enough_frames(tally), tally
     assert log_faults(server) == []
 
 
@@ -36,7 +40,7 @@ def test_http_fuzz(make_server: ServerFactory) -> None:
     tally = Tally()
     fuzzer = HttpFuzzer(server, tally)
     try:
-        fuzzer.run(seconds=10)
+        fuzzer.run(seconds=10, enough=lambda: tally.http_requests > 100)
     finally:
         fuzzer.close()
     assert tally.failures == []
