@@ -232,12 +232,14 @@ class Hub:
             )
 
     async def connect(self, conn: Connection) -> None:
-        self._admit(conn)
+        self._admit(conn)  # before reading anything for a connection over a limit
+        record = await self.social.load(conn.player_id)
+        self._admit(conn)  # and with its registration: others may have come meanwhile
+        friends = self.social.attach(conn, record)
         first = self.registry.add(conn)
         if first:
             self.lobby.players_changed()
             self._host_back(conn.player_id)
-        friends = await self.social.attach(conn)
         conn.send_json(messages.welcome(conn.player.to_json(), self.clock.now_ms()))
         conn.send_json(await self.lobby.message(conn))
         conn.send_json(friends)

@@ -38,12 +38,20 @@ class Social:
 
     # ------------------------------------------------------------ connections
 
-    async def attach(self, conn: Connection) -> dict[str, Any]:
-        """Give a new connection its player's blocks; the ``friends`` message for it."""
-        record = await self.store.social(conn.player_id)
-        hidden = self._hidden.setdefault(conn.player_id, set())
-        hidden.clear()
-        hidden.update(name for _, name in record.blocked)
+    async def load(self, player_id: int) -> SocialRecord:
+        """The player's friends, requests and blocks, read before its new connection
+        is registered (:meth:`attach`)."""
+        return await self.store.social(player_id)
+
+    def attach(self, conn: Connection, record: SocialRecord) -> dict[str, Any]:
+        """Give a new connection, not yet registered, its player's blocks; the
+        ``friends`` message for it. No ``await``: the connection is registered right
+        after, so nothing of a blocked player reaches it before its blocks are set.
+        If the player has other connections here, their set is the truth (a block
+        made from one of them while ``record`` was read is in it); else ``record``."""
+        hidden = self._hidden.get(conn.player_id)
+        if hidden is None or not self.registry.online(conn.player_id):
+            hidden = self._hidden[conn.player_id] = {name for _, name in record.blocked}
         conn.hidden = hidden
         return self._message(record)
 
