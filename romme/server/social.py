@@ -128,9 +128,9 @@ class Social:
         """Make the change, then ``then`` (a block taking effect on the lines sent
         from now on) before anyone is told: once the sender has the reply, nothing
         of the blocked player's reaches it. The sender's new lists are the reply
-        (and go to its other connections). The other player's go to it only if they changed (a
-        request arrived, a friendship began or ended): a block, or a request that
-        a block hides, is not given away by a message out of nowhere."""
+        (and go to its other connections). The other player's go to it only if
+        they changed (a request arrived, a friendship began or ended): a block, or
+        a request that a block hides, is not given away by a message out of nowhere."""
         online = self.registry.may_be_online(other.id)
         before = await self.store.social(other.id) if online else None
         await change()
