@@ -14,6 +14,7 @@ import functools
 import sqlite3
 from typing import Any
 
+import asyncpg
 from sqlalchemy.exc import IntegrityError
 
 from romme.store.append_group import Append, PostgresGroups, SqliteGroups, version_conflict
@@ -143,7 +144,8 @@ class AppendWriter:
         e.g. because another process stored one of its versions first)."""
         try:
             outcomes = await self._append_group([append])
-        except (IntegrityError, sqlite3.IntegrityError):  # the same version, stored a moment ago
+        except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError):
+            # the same version, stored a moment ago
             return version_conflict(append.table_id, append.first_version, None)
         except Exception as error:  # handed to the caller
             return error
