@@ -1,9 +1,12 @@
 """One client's WebSocket: its player, the tables it follows, its outgoing queue.
 
-A :class:`Connection` never writes to its socket from another task: messages go
-into its queue and its writer task sends them, so a slow client slows nobody else
-down (past ``queue_limit`` waiting messages it is disconnected and may come back
-and resync).
+A message is written to the socket at once when the socket takes it without
+waiting and nothing is queued before it (:meth:`WebSocketProtocol.send_now
+<romme.server.wsprotocol.WebSocketProtocol.send_now>`: no task switch per frame).
+Otherwise it goes into the connection's queue and its writer task sends it when
+the socket drains, so a slow client slows nobody else down (past ``queue_limit``
+waiting messages it is disconnected and may come back and resync). Either way
+messages leave in the order they were sent.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from romme.engine.errors import EngineError
 from romme.server import messages
 from romme.server.errors import ProtocolError
+from romme.server.wsprotocol import SEND_NOW
 from romme.store import StoreError
 
 if TYPE_CHECKING:
@@ -69,6 +74,12 @@ class Connection:
         """The nicknames this connection's player has blocked: their chat lines and
         invitations are not sent to it (:mod:`romme.server.social`)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._send_now: Callable[[str], bool] | None = (
+            None if websocket is None else websocket.scope.get("extensions", {}).get(SEND_NOW)
+        )
+        """Writes a frame at once if the socket takes it (``None``: always queue)."""
+        self._writing = False
+        """The writer task holds a message the socket has not taken yet."""
         self.lobby_slot: str | None = None
         """The newest lobby update not yet sent (a slow client gets only the latest)."""
         self.lobby_sent: str | None = None
@@ -86,13 +97,18 @@ class Connection:
         return f"<Connection {self.id} {self.nickname}>"
 
     def send(self, text: str) -> None:
-        if self.closed:
+        if self.closed or self._sent_now(text):
             return
         if self.queue.qsize() >= self.queue_limit:
             log.warning("slow_client_dropped", extra={"player": self.nickname})
             self.close(1008)
             return
         self.queue.put_nowait(text)
+
+    def _sent_now(self, text: str) -> bool:
+        """Whether ``text`` went to the socket at once (nothing waits before it)."""
+        send_now = self._send_now
+        return send_now is not None and not self._writing and self.queue.empty() and send_now(text)
 
     def send_json(self, data: dict[str, Any]) -> None:
         self.send(messages.dumps(data))
@@ -108,6 +124,8 @@ class Connection:
         if text == self.lobby_sent:
             return
         self.lobby_sent = text
+        if self.lobby_slot is None and self._sent_now(text):
+            return
         waiting = self.lobby_slot is not None
         self.lobby_slot = text
         if not waiting:
@@ -135,7 +153,9 @@ class Connection:
                     text, self.lobby_slot = self.lobby_slot, None
                     if text is None:
                         continue
+                self._writing = True
                 await websocket.send_text(text)
+                self._writing = False
         except Exception:
             self.closed = True
         finally:

@@ -8,6 +8,14 @@ longer and sends more. With an 8 KiB window the previous update is in reach:
 on the real updates of whole games about a third of the CPU time and an eighth
 of the bytes (``bench/bench_deflate.py``; figures in docs/server.md), for 16 KiB
 more of zlib's memory per connection (48 KiB instead of 32 KiB).
+
+It also lets the application send a text frame without the ASGI way
+(:meth:`WebSocketProtocol.send_now`, found in the scope's extensions under
+:data:`SEND_NOW`). A message sent through ASGI passes a queue, the connection's
+writer task and the framework's send wrappers before it is framed: several
+task switches and coroutines per frame, and a move sends one frame to every
+seat. When the socket takes the frame at once (it is writable and nothing is
+queued before it), none of that buys anything.
 """
 
 from __future__ import annotations
@@ -18,10 +26,15 @@ from typing import Any
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-__all__ = ["SERVER_WINDOW_BITS", "WebSocketProtocol"]
+__all__ = ["SEND_NOW", "SERVER_WINDOW_BITS", "WebSocketProtocol"]
+
+SEND_NOW = "romme.send_now"
+"""The scope extension that holds the connection's :meth:`WebSocketProtocol.send_now`."""
 
 SERVER_WINDOW_BITS = 13
 """The server's compression window, 2**13 = 8 KiB (uvicorn's own: 2**12)."""
@@ -50,3 +63,30 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
                 max_size=config.ws_max_size,
                 logger=self.logger,
             )
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake is going ahead: the app runs next
+            scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_now(self, text: str) -> bool:
+        """Frame ``text`` and hand it to the socket now, if the socket takes it
+        without waiting. ``False`` (nothing sent) when the caller must take the
+        ASGI way instead: before the handshake is accepted, once the close is
+        under way, or while the transport's buffer is full (the ASGI send waits
+        for it to drain)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True

@@ -1,0 +1,116 @@
+"""A connection writes a frame at once when the socket takes it, and queues it
+behind the writer task when it does not (romme/server/wsprotocol.py,
+romme/server/connection.py): messages leave in order across both ways.
+
+A real uvicorn server with the server's WebSocket protocol runs in the test's
+event loop, and a real WebSocket client connects to it over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+from websockets.asyncio.client import connect
+
+from romme.server.connection import Connection
+from romme.server.wsprotocol import SEND_NOW, WebSocketProtocol
+from romme.store import PlayerRecord
+
+pytestmark = pytest.mark.asyncio
+
+COUNT = 400
+LATER = 3000
+"""Small ones sent one by one while the client reads: each must wait behind what
+is still queued, even when the socket would take it."""
+PAD = 32_768
+"""Each message carries this many random hex digits: 400 of them are far more
+than loopback's socket buffers hold, so a client that does not read makes the
+server queue."""
+
+
+def _player() -> PlayerRecord:
+    return PlayerRecord(
+        id=1, nickname="Anna", guest=True, is_bot=False, rating=0.0, mu=25.0,
+        sigma=8.3, games_played=0, games_won=0,
+    )  # fmt: skip
+
+
+class Probe:
+    """What the server's side saw."""
+
+    def __init__(self) -> None:
+        self.before_accept: Any = "unset"
+        self.queued_after_burst = -1
+        self.sent_now_after_drain: bool | None = None
+        self.drained = asyncio.Event()
+        self.done = asyncio.Event()
+
+
+@contextlib.asynccontextmanager
+async def _server(probe: Probe) -> AsyncIterator[int]:
+    async def endpoint(websocket: WebSocket) -> None:
+        send_now = websocket.scope["extensions"][SEND_NOW]
+        probe.before_accept = send_now("too early")
+        await websocket.accept()
+        conn = Connection(websocket, _player(), queue_limit=COUNT + LATER)
+        writer = asyncio.create_task(conn.writer())
+        for n in range(COUNT):
+            conn.send(json.dumps({"n": n, "pad": os.urandom(PAD // 2).hex()}))
+        probe.queued_after_burst = conn.queue.qsize()
+        for n in range(COUNT, COUNT + LATER):
+            await asyncio.sleep(0)
+            conn.send(json.dumps({"n": n}))
+        await websocket.receive()  # the client read everything
+        probe.sent_now_after_drain = conn.queue.empty() and conn._sent_now('{"n": "last"}')
+        await websocket.receive()
+        conn.close()
+        await writer
+        probe.done.set()
+
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_frames_leave_in_order_whether_sent_at_once_or_queued() -> None:
+    probe = Probe()
+    # A small read-ahead: the client stops reading its socket after two messages.
+    async with (
+        _server(probe) as port,
+        connect(
+            f"ws://127.0.0.1:{port}/ws", compression=None, max_queue=2, max_size=None
+        ) as client,
+    ):
+        while probe.queued_after_burst < 0:
+            await asyncio.sleep(0.01)
+        received = [json.loads(await client.recv())["n"] for _ in range(COUNT + LATER)]
+        await client.send("read")
+        last = json.loads(await client.recv())
+        await client.send("bye")
+        await asyncio.wait_for(probe.done.wait(), 10)
+    assert probe.before_accept is False, "nothing is written before the handshake is accepted"
+    # Some went at once, the rest waited for the writer task, none was lost or reordered.
+    assert 0 < probe.queued_after_burst < COUNT
+    assert received == list(range(COUNT + LATER))
+    assert probe.sent_now_after_drain is True
+    assert last == {"n": "last"}
