@@ -1,6 +1,9 @@
-"""A connection writes a frame at once when the socket takes it, and queues it
-behind the writer task when it does not (romme/server/wsprotocol.py,
-romme/server/connection.py): messages leave in order across both ways.
+"""The server's WebSocket protocol (romme/server/wsprotocol.py).
+
+A connection writes a frame at once when the socket takes it, and queues it
+behind the writer task when it does not (romme/server/connection.py): messages
+leave in order across both ways. A client's socket is read ahead of the
+application by a few messages, no more.
 
 A real uvicorn server with the server's WebSocket protocol runs in the test's
 event loop, and a real WebSocket client connects to it over loopback."""
@@ -12,7 +15,7 @@ import contextlib
 import json
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -23,12 +26,15 @@ from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 
 from romme.server.connection import Connection
-from romme.server.wsprotocol import SEND_NOW, WebSocketProtocol
+from romme.server.wsprotocol import READ_AHEAD, SEND_NOW, WebSocketProtocol
 from romme.store import PlayerRecord
 
 pytestmark = pytest.mark.asyncio
 
 COUNT = 400
+FLOOD = 200
+"""Messages of 4 KiB a client sends without waiting: 800 KiB, more than the
+event loop reads from a socket at once (256 KiB)."""
 LATER = 3000
 """Small ones sent one by one while the client reads: each must wait behind what
 is still queued, even when the socket would take it."""
@@ -57,7 +63,24 @@ class Probe:
 
 
 @contextlib.asynccontextmanager
-async def _server(probe: Probe) -> AsyncIterator[int]:
+async def _serving(endpoint: Callable[[WebSocket], Awaitable[None]]) -> AsyncIterator[int]:
+    """A real uvicorn server with the server's protocol, in this event loop; its port."""
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        await task
+
+
+def _server(probe: Probe) -> contextlib.AbstractAsyncContextManager[int]:
     async def endpoint(websocket: WebSocket) -> None:
         send_now = websocket.scope["extensions"][SEND_NOW]
         probe.before_accept = send_now("too early")
@@ -77,19 +100,7 @@ async def _server(probe: Probe) -> AsyncIterator[int]:
         await writer
         probe.done.set()
 
-    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
-        yield sock.getsockname()[1]
-    finally:
-        server.should_exit = True
-        await task
+    return _serving(endpoint)
 
 
 async def test_frames_leave_in_order_whether_sent_at_once_or_queued() -> None:
@@ -114,3 +125,40 @@ async def test_frames_leave_in_order_whether_sent_at_once_or_queued() -> None:
     assert received == list(range(COUNT + LATER))
     assert probe.sent_now_after_drain is True
     assert last == {"n": "last"}
+
+
+async def test_a_client_is_read_ahead_of_the_application_by_a_few_messages_only() -> None:
+    seen: dict[str, Any] = {}
+
+    async def endpoint(websocket: WebSocket) -> None:
+        protocol = websocket.scope["extensions"][SEND_NOW].__self__
+        await websocket.accept()
+        while protocol.queue.qsize() < 1:
+            await asyncio.sleep(0.01)
+        # One message waiting: the socket is still read (uvicorn pauses here).
+        seen["paused_after_one"] = protocol.read_paused
+        first = await websocket.receive_text()
+        await websocket.send_text(first)
+        await asyncio.sleep(0.5)  # the application falls behind a flood
+        seen["waiting"] = protocol.queue.qsize()
+        seen["paused_when_behind"] = protocol.read_paused
+        seen["flood"] = [(await websocket.receive_text())[:8] for _ in range(FLOOD)]
+        seen["paused_after_catching_up"] = protocol.read_paused
+        await websocket.send_text("done")
+
+    async with (
+        _serving(endpoint) as port,
+        connect(f"ws://127.0.0.1:{port}/ws", compression=None) as client,
+    ):
+        await client.send("one")
+        assert await client.recv() == "one"
+        for n in range(FLOOD):
+            await client.send(f"{n:08d}" + os.urandom(2048).hex())
+        assert await asyncio.wait_for(client.recv(), 10) == "done"
+    assert seen["paused_after_one"] is False
+    # Reading paused once READ_AHEAD were waiting (the frames of the chunk read
+    # last are taken all the same): far from the whole flood.
+    assert READ_AHEAD <= seen["waiting"] < FLOOD // 2
+    assert seen["paused_when_behind"] is True
+    assert seen["flood"] == [f"{n:08d}" for n in range(FLOOD)]
+    assert seen["paused_after_catching_up"] is False
