@@ -347,15 +347,29 @@ class TableActor(Timing):
         return events
 
     def _update_for(
-        self, seat: int | None, version: int, events: Iterable[Event], with_view: bool = True
+        self,
+        seat: int | None,
+        version: int,
+        events: Iterable[Event],
+        with_view: bool = True,
+        public: dict[int, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
+        """``seat``'s update (``None``: a spectator's). ``public`` keeps the JSON of
+        the events every seat sees alike, by the event's id, so that building the
+        seats' updates of one move encodes each such event once."""
         game = self.game
         assert game is not None
         shown = []
         for event in events:
             seen = event.for_seat(seat)
-            if seen is not None:
+            if seen is None:
+                continue
+            if seen is not event or public is None:
                 shown.append(seen.to_json())
+            elif (encoded := public.get(id(event))) is not None:
+                shown.append(encoded)
+            else:
+                shown.append(public.setdefault(id(event), event.to_json()))
         return messages.update(
             self.id,
             version,
@@ -371,10 +385,12 @@ class TableActor(Timing):
         player whose request made the move gets it as the reply (the request's id
         added to the encoded text)."""
         updates: dict[int | None, str] = {}
+        public: dict[int, dict[str, Any]] = {}
         for conn, seat in list(self.subscribers.items()):
             text = updates.get(seat)
             if text is None:
-                text = updates[seat] = dumps(self._update_for(seat, self.version, events))
+                update = self._update_for(seat, self.version, events, public=public)
+                text = updates[seat] = dumps(update)
             conn.send(messages.with_id_text(text, msg_id) if conn is origin else text)
 
     async def resync(self, conn: Subscriber, since: int | None, msg_id: Any) -> None:
