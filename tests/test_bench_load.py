@@ -73,8 +73,9 @@ def test_the_kinds_of_moves_measured_are_shares_the_commonest_first() -> None:
 
 def test_an_advanced_run_measures_moves_of_later_in_a_round() -> None:
     """Four tables race for 10 s at a twentieth of the think time, then 5 s are
-    measured: the tables are past their first round and the moves measured are
-    not only the draws and discards of a round's start."""
+    measured: the tables are past their first round (measured from the start,
+    they are all in round 1) and the moves measured are not only draws and
+    discards."""
     run = subprocess.run(
         [
             sys.executable,

@@ -43,9 +43,8 @@ class Pace:
     """How long the seats of a process think before a move: ``think`` seconds
     (jittered 0.5x..1.5x, like a person), a ``FAST``-th of that until the
     wall-clock time ``fast_until``. Racing ahead first lets a window measured
-    from a fresh start see the moves of every part of a round (lays, lay-offs,
-    round ends, the larger views late in a round), not only round 1's first
-    draws and discards."""
+    from a fresh start see the moves of every part of a round (lay-offs, round
+    ends, the larger views late in a round), not only round 1's first moves."""
 
     think: float
     fast_until: float = 0.0
