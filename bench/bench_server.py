@@ -1,7 +1,7 @@
 """Load on one server process: N tables x 4 scripted WebSocket clients on loopback.
 
     python bench/bench_server.py [--tables 500] [--think 10] [--duration 20]
-                                 [--repeats 3] [--workers N] [--db URL]
+                                 [--advance 60] [--repeats 3] [--workers N] [--db URL]
                                  [--skip-echo] [--point-limit 10000] [--stake 0]
                                  [--mixed-stake N] [--serve-args "..."]
 
@@ -20,6 +20,26 @@ their sockets: what went over the wire, compressed or not), and the server's
 memory (resident set of the server process; its bot worker separately), as the
 median and spread (min..max) over the repeats. ``--serve-args`` passes more
 options to ``romme serve`` (e.g. ``"--no-ws-deflate"``).
+
+The tables all start when they are opened, so a window measured at once would
+see only round 1's first moves (draws, discards and the first lays, with the
+small views of a round's start; no lay-off, no round's end). First, for
+``--advance`` seconds (default 60; 0 measures from the start), every
+scripted player thinks a twentieth of ``--think`` (jittered alike): the tables
+race into their rounds, and since rounds differ in length (a few moves to over
+a hundred) they spread out over every part of a round. Then the normal pace
+resumes, a short warm-up (``min(5, 3 x think)`` seconds) passes and the window
+is measured. The report says what the CPU per move is an average of: the moves
+measured by kind, summed over the repeats (the action's type, ``draw``,
+``discard``, ``lay``, ``lay_off`` ..., and the players' ``next_round``; the
+moves per second and the CPU per move count the actions only), and the round
+the tables had reached by the window's end (median and min..max over the tables
+of all repeats). At 500 tables the fast phase is bound by what the server can
+do (on one core, 250 to 500 moves a second at 2 to 4 ms of CPU a move; a round
+is about 75 moves of a table), so 60 s takes the tables about half a round in
+(enough for lay-offs and the ends of the short rounds) at the cost of a minute
+per repeat; 20 tables at a move every 5 s go through several rounds. The echo
+endpoint's clients are not advanced.
 
 Beside it, the same clients against ``/bench/echo``, a bare broadcast-echo
 WebSocket of the same stack (Starlette on uvicorn): each "move" is a message of
@@ -95,6 +115,8 @@ AT_ONCE = 24
 """Guests created, sockets connecting and tables opening at once, over all the
 workers (each greeting reads the player's friends and tables from the database:
 many more at once overran the store's pool on a loaded machine)."""
+ADVANCE = 60.0
+"""Seconds of fast play before measuring, by default."""
 LAGGING = 0.020
 """A load generator whose event loop was this late (seconds) measured itself."""
 
@@ -274,19 +296,19 @@ class LoadGenerator:
                 found[step] = max(found.get(step, 0.0), seconds)
         return found
 
-    def measure(self, server: Server, warmup: float, duration: float) -> Stats:
-        """Once every worker is seated: the same window for all, starting after
-        ``warmup`` seconds; their samples merged, the server's CPU and event-loop
-        stall read over the same window."""
+    def measure(self, server: Server, advance: float, warmup: float, duration: float) -> Stats:
+        """Once every worker is seated: ``advance`` seconds of fast play, then the
+        same window for all, starting after ``warmup`` more seconds; their samples
+        merged, the server's CPU and event-loop stall read over the same window."""
         # The window begins on a whole second of the monotonic clock, the clock of
         # the server's event loop, whose lateness it reports second by second: those
         # seconds are then the window's (with a whole number of seconds measured).
         now, monotonic = time.time(), time.monotonic()
-        began = math.ceil(monotonic + warmup)
+        began = math.ceil(monotonic + advance + warmup)
         start = now + began - monotonic
         end = start + duration
         for pipe in self.pipes:
-            pipe.send((start, end))
+            pipe.send((now + advance, start, end))
         time.sleep(max(0.0, start - time.time()))
         cpu = server.cpu_seconds()
         time.sleep(max(0.0, end - time.time()))
@@ -361,6 +383,16 @@ def print_stakes_apart(kinds: dict[str, list[tuple[float, float]]]) -> None:
             print(f"staked - free {q}, {what}: {spread(extra, ' ms', 2)}")
 
 
+def kinds_line(counts: dict[str, int]) -> str:
+    """The share of each kind of move measured, the commonest first: what the
+    CPU per move is an average of."""
+    total = sum(counts.values())
+    shares = [
+        f"{kind} {100 * n / total:.0f} %" for kind, n in sorted(counts.items(), key=lambda c: -c[1])
+    ]
+    return f"moves measured by kind: {', '.join(shares) or 'none'} (of {total})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -371,6 +403,13 @@ def main() -> None:
         help="seconds a player waits before each move (jittered; default 10)",
     )
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    parser.add_argument(
+        "--advance",
+        type=float,
+        default=ADVANCE,
+        help="seconds of play at a twentieth of the think time before measuring, so that "
+        f"the tables are well into their rounds (default {ADVANCE:.0f}; 0: measure from the start)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--workers",
@@ -397,8 +436,8 @@ def main() -> None:
         "--serve-args", default="", help='more options of "romme serve", e.g. "--no-ws-deflate"'
     )
     args = parser.parse_args()
-    if args.tables < 1 or args.workers < 0:
-        parser.error("--tables must be at least 1 and --workers at least 0 (0: the default)")
+    if args.tables < 1 or args.workers < 0 or args.advance < 0:
+        parser.error("--tables must be at least 1, --workers and --advance at least 0")
     settings = {"seats": 4, "point_limit": args.point_limit, "turn_seconds": 120}
     if args.stake:
         settings["stake"] = args.stake
@@ -425,6 +464,10 @@ def main() -> None:
     errors = 0
     games: list[float] = []
     codes: dict[str, int] = {}
+    sent_kinds: dict[str, int] = {}
+    """Moves measured by kind, over all repeats."""
+    rounds: list[int] = []
+    """The round each table was in at the end of the window, over all repeats."""
     # Per kind ("free", "staked", "free end", "staked end"): (p50, p99) in ms of each repeat.
     kinds: dict[str, list[tuple[float, float]]] = {}
     for repeat in range(args.repeats):
@@ -447,7 +490,7 @@ def main() -> None:
             generator.start(work)
             setup_steps = generator.ready(setup_limit)
             seating.append(time.monotonic() - began)
-            stats = generator.measure(server, warmup, args.duration)
+            stats = generator.measure(server, args.advance, warmup, args.duration)
             generator.tell("stop" if args.skip_echo else "echo")
             if args.mixed_stake:
                 for name, values in stakes_apart(stats).items():
@@ -463,10 +506,13 @@ def main() -> None:
             games.append(stats.games)
             for code, count in stats.codes.items():
                 codes[code] = codes.get(code, 0) + count
+            for kind, count in stats.sent_kinds.items():
+                sent_kinds[kind] = sent_kinds.get(kind, 0) + count
+            rounds += stats.rounds.values()
             rows["server"].append(measured_row(stats, args.duration))
             if not args.skip_echo:
                 generator.ready(setup_limit)
-                echo = generator.measure(server, warmup, args.duration)
+                echo = generator.measure(server, 0.0, warmup, args.duration)
                 per_move["echo"].append(echo.cpu_per_move * 1000)
                 stalls["echo"].append(echo.server_stall * 1000)
                 client_lag["echo"].append(echo.client_lag * 1000)
@@ -499,7 +545,12 @@ def main() -> None:
     print(
         f"\n{args.tables} tables x 4 clients, think {args.think} s, "
         f"point limit {args.point_limit}, stake {args.stake}, mixed stake {args.mixed_stake}, "
-        f"{args.duration:.0f} s measured, {args.repeats} repeats (median and min..max)"
+        f"advanced {args.advance:.0f} s, {args.duration:.0f} s measured, "
+        f"{args.repeats} repeats (median and min..max)"
+    )
+    print(
+        kinds_line(sent_kinds)
+        + (f"; the tables' round while measured: {spread(rounds, '', 0)}" if rounds else "")
     )
     for name in ("server", "echo"):
         if not rows[name]:

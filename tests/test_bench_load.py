@@ -1,15 +1,24 @@
 """The server benchmark's load generator, its parts that need no server: how the
 tables are shared out over its processes, how their measurements merge, and which
 of the server's per-second event-loop figures fall in the measured window (the
-benchmark itself is ``bench/bench_server.py``; it measures, these tests do not)."""
+benchmark itself is ``bench/bench_server.py``; it measures, these tests do not),
+and one small run of it against a real server: what it reports of the moves it
+measured."""
 
 from __future__ import annotations
 
 import math
 import os
+import pickle
+import re
+import subprocess
+import sys
+from pathlib import Path
 
-from bench.bench_server import default_workers, shares, worst_in_window
+from bench.bench_server import default_workers, kinds_line, shares, worst_in_window
 from bench.serverload.seats import Stats
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_tables_are_shared_out_evenly_and_numbered_across_the_processes() -> None:
@@ -36,9 +45,12 @@ def test_the_workers_measurements_merge() -> None:
     two = Stats(latencies=[0.003], moves=2, codes={"busy": 2, "stale": 1}, received=50)
     two.by_kind, two.ends_by_kind = {"free": [0.003], "staked": [0.002]}, {"staked": [0.002]}
     two.client_cpu, two.client_lag = 0.2, 0.025
+    one.sent_kinds, one.rounds = {"draw": 2, "discard": 1}, {7: 1}
+    two.sent_kinds, two.rounds = {"draw": 1, "next_round": 1}, {9: 3}
     merged = Stats()
     merged.add(one)
-    merged.add(two)
+    # Through a pipe, as a worker sends it.
+    merged.add(pickle.loads(pickle.dumps(two)))
     assert sorted(merged.latencies) == [0.001, 0.002, 0.003]
     assert (merged.moves, merged.games, merged.errors, merged.received) == (5, 1, 1, 150)
     assert merged.codes == {"busy": 3, "stale": 1}
@@ -46,6 +58,50 @@ def test_the_workers_measurements_merge() -> None:
     assert merged.ends_by_kind == {"staked": [0.002]}
     assert math.isclose(merged.client_cpu, 0.3)
     assert merged.client_lag == 0.025
+    assert merged.sent_kinds == {"draw": 3, "discard": 1, "next_round": 1}
+    assert merged.rounds == {7: 1, 9: 3}
+
+
+def test_the_kinds_of_moves_measured_are_shares_the_commonest_first() -> None:
+    line = kinds_line({"discard": 30, "draw": 40, "lay": 10, "next_round": 20})
+    assert (
+        line
+        == "moves measured by kind: draw 40 %, discard 30 %, next_round 20 %, lay 10 % (of 100)"
+    )
+    assert kinds_line({}) == "moves measured by kind: none (of 0)"
+
+
+def test_an_advanced_run_measures_moves_of_later_in_a_round() -> None:
+    """Four tables race for 10 s at a twentieth of the think time, then 5 s are
+    measured: the tables are past their first round (measured from the start,
+    they are all in round 1) and the moves measured are not only draws and
+    discards."""
+    run = subprocess.run(
+        [
+            sys.executable,
+            "bench/bench_server.py",
+            *("--tables", "4", "--think", "0.5", "--advance", "10", "--duration", "5"),
+            *("--repeats", "1", "--workers", "1", "--skip-echo"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    found = re.search(
+        r"^moves measured by kind: (.*) \(of (\d+)\); .*round while measured: (\d+) ",
+        run.stdout,
+        re.M,
+    )
+    assert found, run.stdout
+    parts = [re.fullmatch(r"(\w+) (\d+) %", part) for part in found[1].split(", ")]
+    shares = {part[1]: int(part[2]) for part in parts if part}
+    assert len(shares) == len(parts), found[0]
+    assert int(found[2]) > 0
+    assert 95 <= sum(shares.values()) <= 105
+    assert set(shares) - {"draw", "discard"}, found[0]
+    assert int(found[3]) > 1, found[0]
 
 
 def test_only_the_seconds_of_the_window_count_for_the_servers_stall() -> None:

@@ -3,10 +3,13 @@
 A :class:`Seat` is one WebSocket client sitting at a four-seat table: it plays the
 reference player's moves after a jittered think time and records, for every move
 of its table, the time from the move being sent to this client receiving the
-resulting update (move-to-broadcast latency). The functions below set them up
-quickly and politely: guests created over a small pool of kept-alive HTTP
-connections, sockets opened a bounded number at a time (each slot free again once
-the server has greeted its client), tables opened a few at a time.
+resulting update (move-to-broadcast latency), and counts the moves it sends by
+their kind. The seats of a process share one :class:`Pace`: before the measured
+window it can make them think a twentieth of the time, so that the tables race
+into their rounds. The functions below set them up quickly and politely: guests
+created over a small pool of kept-alive HTTP connections, sockets opened a
+bounded number at a time (each slot free again once the server has greeted its
+client), tables opened a few at a time.
 """
 
 from __future__ import annotations
@@ -29,6 +32,27 @@ from romme.engine.view import SeatView
 LOBBY = '{"type":"lobby'
 """How every lobby message begins (``lobby``, ``lobby_update``, ``lobby_delta``,
 ``lobby_chat``)."""
+
+
+FAST = 20
+"""How many times faster the scripted players think while advancing."""
+
+
+@dataclass
+class Pace:
+    """How long the seats of a process think before a move: ``think`` seconds
+    (jittered 0.5x..1.5x, like a person), a ``FAST``-th of that until the
+    wall-clock time ``fast_until``. Racing ahead first lets a window measured
+    from a fresh start see the moves of every part of a round (lay-offs, round
+    ends, the larger views late in a round), not only round 1's first moves."""
+
+    think: float
+    fast_until: float = 0.0
+
+    def seconds(self) -> float:
+        """The next think time."""
+        fast = time.time() < self.fast_until
+        return self.think / (FAST if fast else 1) * random.uniform(0.5, 1.5)
 
 
 @dataclass
@@ -62,6 +86,12 @@ class Stats:
     (NaN: the server does not report it)."""
     received: int = 0
     """Bytes the clients received while measured (off their sockets)."""
+    sent_kinds: dict[str, int] = field(default_factory=dict)
+    """Moves sent while measured by their kind: the action's type (``draw``,
+    ``discard``, ``lay``, ``lay_off`` ...) and ``next_round``."""
+    rounds: dict[int, int] = field(default_factory=dict)
+    """The round each table was in when last seen while measured, by its id:
+    how far ``--advance`` took the tables."""
 
     def add(self, other: Stats) -> None:
         """Take in what another worker measured over the same window: samples and
@@ -71,12 +101,14 @@ class Stats:
         self.games += other.games
         self.errors += other.errors
         self.received += other.received
-        for code, count in other.codes.items():
-            self.codes[code] = self.codes.get(code, 0) + count
+        for counts, theirs in ((self.codes, other.codes), (self.sent_kinds, other.sent_kinds)):
+            for key, count in theirs.items():
+                counts[key] = counts.get(key, 0) + count
         pairs = ((self.by_kind, other.by_kind), (self.ends_by_kind, other.ends_by_kind))
         for mine, theirs in pairs:
             for kind, values in theirs.items():
                 mine.setdefault(kind, []).extend(values)
+        self.rounds.update(other.rounds)
         self.client_cpu += other.client_cpu
         self.client_lag = max(self.client_lag, other.client_lag)
 
@@ -98,13 +130,13 @@ class Seat:
     """One scripted client at a real table; reads its socket from the moment it opens."""
 
     def __init__(
-        self, ws: ClientConnection, stats: Stats, think: float, sent: dict[tuple[int, int], float]
+        self, ws: ClientConnection, stats: Stats, pace: Pace, sent: dict[tuple[int, int], float]
     ) -> None:
         self.ws = ws
         count_received(ws, stats)
         self.table = -1
         self.stats = stats
-        self.think = think
+        self.pace = pace
         self.sent = sent
         self.acted: set[Any] = set()
         self.group: list[Seat] = []
@@ -149,8 +181,10 @@ class Seat:
                     future.set_result(data)
                 if kind == "update":
                     started = self.sent.get((self.table, data["version"]))
-                    if started is not None and self.stats.measuring:
-                        self.record(now - started, data["view"]["phase"] == "game_over")
+                    if self.stats.measuring:
+                        self.stats.rounds[self.table] = data["view"]["round_no"]
+                        if started is not None:
+                            self.record(now - started, data["view"]["phase"] == "game_over")
                     self.maybe_act(data["view"], data["version"])
                 elif kind == "table" and data["table"]["view"] is not None:
                     if data["table"]["id"] == self.table:
@@ -163,9 +197,7 @@ class Seat:
                     self.greeted.set()
                 elif kind == "error":
                     self.stats.errors += 1
-                    self.stats.codes[data.get("code", "?")] = (
-                        self.stats.codes.get(data.get("code", "?"), 0) + 1
-                    )
+                    count(self.stats.codes, data.get("code", "?"))
         except Exception:
             pass
 
@@ -182,6 +214,8 @@ class Seat:
             key = ("next", view_json["round_no"])
             if key not in self.acted:
                 self.acted.add(key)
+                if self.stats.measuring:
+                    count(self.stats.sent_kinds, "next_round")
                 asyncio.get_running_loop().create_task(
                     self.ws.send(json.dumps({"type": "next_round", "table": self.table}))
                 )
@@ -200,7 +234,7 @@ class Seat:
             await open_table(self.group, self.settings, f"{id(self)}g{self.games}")
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
-        await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+        await asyncio.sleep(self.pace.seconds())
         # In a thread: the hand solver takes up to tens of milliseconds on a hard
         # hand, which would hold every other client of this process back (the
         # event loop gets the interpreter back after the switch interval).
@@ -210,8 +244,13 @@ class Seat:
         self.sent[(self.table, version + 1)] = time.perf_counter()
         if self.stats.measuring:
             self.stats.moves += 1
+            count(self.stats.sent_kinds, data["type"])
         with contextlib.suppress(Exception):
             await self.ws.send(json.dumps({"type": "action", "table": self.table, "action": data}))
+
+
+def count(counts: dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
 
 
 def decide(view_json: dict[str, Any]) -> dict[str, Any] | None:
@@ -260,7 +299,7 @@ async def connect_seats(
     url: str,
     cookies: list[str],
     stats: Stats,
-    think: float,
+    pace: Pace,
     sent: dict[tuple[int, int], float],
     parallel: int,
 ) -> list[Seat]:
@@ -279,7 +318,7 @@ async def connect_seats(
                 ping_interval=None,
                 max_queue=None,
             )
-            seat = Seat(ws, stats, think, sent)
+            seat = Seat(ws, stats, pace, sent)
             await asyncio.wait_for(seat.greeted.wait(), 300)
             return seat
 

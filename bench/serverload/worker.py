@@ -10,8 +10,11 @@ the same clock), and talks to each over a pipe:
 
 1. the worker seats its clients and opens its tables, then sends
    ``("ready", seconds)``, the seconds each step of that took;
-2. the parent sends the window, ``(start, end)`` in wall-clock seconds, the same
-   for every worker, after all of them are ready;
+2. the parent sends the window, ``(fast_until, start, end)`` in wall-clock
+   seconds, the same for every worker, after all of them are ready: until
+   ``fast_until`` the scripted players think a twentieth of the time (the tables
+   race into their rounds; see ``Pace``), then the window is measured from
+   ``start`` to ``end``;
 3. the worker measures from ``start`` to ``end`` (its own event loop's lateness
    too) and sends ``("measured", stats)``: its raw latency samples and counts,
    which the parent merges;
@@ -34,7 +37,14 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from bench.serverload.echo import EchoTables
-from bench.serverload.seats import Stats, close_seats, connect_seats, create_guests, open_tables
+from bench.serverload.seats import (
+    Pace,
+    Stats,
+    close_seats,
+    connect_seats,
+    create_guests,
+    open_tables,
+)
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread holds the interpreter when another wants it (Python's default
@@ -84,13 +94,14 @@ async def work(conn: Connection, share: Share) -> None:
     took = Stopwatch()
     cookies = await create_guests(f"http://127.0.0.1:{share.port}", names, share.at_once)
     took.lap("guests")
-    seats = await connect_seats(f"{url}/ws", cookies, stats, share.think, sent, share.at_once)
+    pace = Pace(share.think)
+    seats = await connect_seats(f"{url}/ws", cookies, stats, pace, sent, share.at_once)
     took.lap("sockets")
     await open_tables(
         seats, share.settings, "", share.mixed_stake, share.first, parallel=share.at_once
     )
     took.lap("tables")
-    await measure(conn, stats, took.laps)
+    await measure(conn, stats, took.laps, pace)
     await close_seats(seats)
     if await asyncio.to_thread(conn.recv) != "echo":
         return
@@ -118,12 +129,17 @@ class Stopwatch:
         self.last = now
 
 
-async def measure(conn: Connection, stats: Stats, setup: dict[str, float]) -> None:
+async def measure(
+    conn: Connection, stats: Stats, setup: dict[str, float], pace: Pace | None = None
+) -> None:
     """Tell the parent this worker is ready (and how long each step of its
-    ``setup`` took), measure over the window it sends, and send it what was
-    measured."""
+    ``setup`` took), let ``pace`` (the scripted players', if any) race until the
+    time the parent sends, measure over the window it sends, and send it what
+    was measured."""
     conn.send(("ready", setup))
-    start, end = await asyncio.to_thread(conn.recv)
+    fast_until, start, end = await asyncio.to_thread(conn.recv)
+    if pace is not None:
+        pace.fast_until = fast_until
     await asyncio.sleep(start - GC_AHEAD - time.time())
     gc.collect()
     gc.freeze()
