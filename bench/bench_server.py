@@ -28,11 +28,8 @@ small views of a round's start; no lay-off, no round's end). First, for
 scripted player thinks a twentieth of ``--think`` (jittered alike): the tables
 race into their rounds, and since rounds differ in length (a few moves to over
 a hundred) they spread out over every part of a round. Then the normal pace
-resumes, a warm-up passes and the window is measured: ``min(5, 3 x think)``
-seconds, at least ``SETTLE`` after a fast phase (the fast phase overloads the
-server on purpose; what it leaves behind, a long write-ahead log to checkpoint
-and a minute's young objects for the garbage collector, is not the pace
-measured). The report says what the CPU per move is an average of: the moves
+resumes, a short warm-up (``min(5, 3 x think)`` seconds) passes and the window
+is measured. The report says what the CPU per move is an average of: the moves
 measured by kind, summed over the repeats (the action's type, ``draw``,
 ``discard``, ``lay``, ``lay_off`` ..., and the players' ``next_round``; the
 moves per second and the CPU per move count the actions only), and the round
@@ -120,10 +117,6 @@ workers (each greeting reads the player's friends and tables from the database:
 many more at once overran the store's pool on a loaded machine)."""
 ADVANCE = 60.0
 """Seconds of fast play before measuring, by default."""
-SETTLE = 15.0
-"""Seconds at the normal pace between a fast phase and the window: time for the
-server's collector to freeze what the fast phase left (every 10 s, see
-romme/server/gcpolicy.py) and for the database to catch up."""
 LAGGING = 0.020
 """A load generator whose event loop was this late (seconds) measured itself."""
 
@@ -450,7 +443,6 @@ def main() -> None:
         settings["stake"] = args.stake
     workers = min(args.tables, args.workers or default_workers(args.tables))
     warmup = min(5.0, args.think * 3)
-    settled = max(warmup, SETTLE) if args.advance else warmup
     setup_limit = 120 + 2 * args.tables  # seconds the workers may take to seat their clients
 
     rows: dict[str, list[tuple[float, float, float, float]]] = {"server": [], "echo": []}
@@ -498,7 +490,7 @@ def main() -> None:
             generator.start(work)
             setup_steps = generator.ready(setup_limit)
             seating.append(time.monotonic() - began)
-            stats = generator.measure(server, args.advance, settled, args.duration)
+            stats = generator.measure(server, args.advance, warmup, args.duration)
             generator.tell("stop" if args.skip_echo else "echo")
             if args.mixed_stake:
                 for name, values in stakes_apart(stats).items():
