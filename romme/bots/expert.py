@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from romme.bots.base import Decision
 from romme.bots.evaluate import arrangement, fits_table, opening
 from romme.bots.playbook import can_lay_all, lay_melds
-from romme.bots.rollout import playout, utility
+from romme.bots.rollout import judge, playout, utility
 from romme.bots.sampler import sample_game
 from romme.bots.strong import TAKE_MARGIN, Context, StrongBot, rank_discards
 from romme.engine.actions import Discard, Draw, Knock
@@ -62,10 +62,16 @@ class ExpertBot(StrongBot):
         seed: int = 0,
         playouts: int = DEFAULT_PLAYOUTS,
         time_cap: float | None = DEFAULT_TIME_CAP,
+        horizon: int | None = None,
+        confidence: float = CONFIDENCE,
     ) -> None:
         super().__init__(seed)
         self.playouts = playouts
         self.time_cap = time_cap
+        self.horizon = horizon
+        """Turns per seat a playout looks ahead before the hands are judged
+        (:func:`romme.bots.rollout.judge`); ``None`` plays to the end of the round."""
+        self.confidence = confidence
 
     # ----------------------------------------------------------------- search
 
@@ -103,8 +109,12 @@ class ExpertBot(StrongBot):
                     except (IllegalAction, InvalidMeld):
                         values.append(-1e6)
                         continue
-                playout(game, holders=holders)
-                values.append(utility(game, seat, ctx.single_round))
+                if self.horizon is None:
+                    playout(game, holders=holders)
+                    values.append(utility(game, seat, ctx.single_round))
+                else:
+                    playout(game, holders=holders, turns=self.horizon)
+                    values.append(judge(game, seat, ctx.single_round))
             for i, value in enumerate(values):
                 diffs[i].append(value - values[0])
             if self.time_cap is not None and time.thread_time() - start > self.time_cap:
@@ -112,7 +122,7 @@ class ExpertBot(StrongBot):
         best, best_mean = 0, 0.0
         for i in range(1, len(candidates)):
             mean, error = _mean_and_error(diffs[i])
-            if mean > best_mean and mean > CONFIDENCE * error:
+            if mean > best_mean and mean > self.confidence * error:
                 best, best_mean = i, mean
         return best
 
