@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from romme.bots import make_bot
+from romme.bots.expert import ExpertBot
 from romme.bots.rollout import judge, playout, utility
 from romme.engine.actions import Discard, Lay
 from romme.engine.game import Game, Phase
@@ -80,10 +81,9 @@ def test_the_expert_with_a_horizon_plays_legal_moves() -> None:
     """Every decision of an expert that searches with short playouts is one the
     engine accepts, through a whole round."""
     game = Game.start(SINGLE_ROUND, 2, b"\x0b" * 32)
-    bots = [
-        make_bot("expert", seed=5, playouts=24, time_cap=None, horizon=2),
-        make_bot("strong", seed=6),
-    ]
+    expert = make_bot("expert", seed=5, playouts=24, time_cap=None, horizon=2)
+    assert isinstance(expert, ExpertBot) and expert.horizon == 2
+    bots = [expert, make_bot("strong", seed=6)]
     for _ in range(400):
         if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY:
             break
