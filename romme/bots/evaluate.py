@@ -26,6 +26,7 @@ from romme.engine.solver import Arrangement, solve, solve_opening
 __all__ = [
     "Style",
     "arrangement",
+    "expected_draws",
     "fits_table",
     "hand_score",
     "opening",
@@ -123,6 +124,13 @@ def _positions_pair(a: int, b: int) -> list[int]:
             elif high - low == 2:
                 found.append(low + 1)
     return found
+
+
+def expected_draws(stock: int, active: int, nearest: int) -> float:
+    """How many more draws a seat may expect: no more than the stock allows
+    each of the ``active`` seats, and fewer when some hand is down to
+    ``nearest`` cards (the round will not last long)."""
+    return min(8.0, max(1.5, stock / max(1, active)), 1.0 + nearest * 0.7)
 
 
 @dataclass(frozen=True, slots=True)

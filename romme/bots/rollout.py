@@ -13,9 +13,17 @@ card that replaces a joker on the table takes it.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
-from romme.bots.evaluate import arrangement, opening, partners_outs
+from romme.bots.evaluate import (
+    Style,
+    arrangement,
+    expected_draws,
+    hand_score,
+    opening,
+    partners_outs,
+)
 from romme.bots.playbook import goes_out_by_laying_off, lay_offs_worth_making
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
@@ -25,7 +33,11 @@ from romme.engine.game import Game, Phase
 from romme.engine.melds import Meld
 from romme.engine.scoring import card_penalty
 
-__all__ = ["playout", "utility"]
+__all__ = ["judge", "playout", "utility"]
+
+LEAF_SHARPNESS = 1.0
+"""How much one loose card (as :func:`~romme.bots.evaluate.hand_score` counts it)
+changes the odds of going out first, on a log scale."""
 
 
 def _trimmed(game: Game, seat: int, melds: tuple[Meld, ...]) -> tuple[tuple[Card, ...], ...]:
@@ -139,10 +151,18 @@ def _draw(game: Game, seat: int) -> Draw:
     return Draw(seat, "stock")
 
 
-def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozenset()) -> None:
+def playout(
+    game: Game,
+    max_actions: int = 600,
+    holders: frozenset[int] = frozenset(),
+    turns: int | None = None,
+) -> None:
     """Play the current round of ``game`` to its end with the playout policy
     (nobody knocks). Seats in ``holders`` keep their melds in hand until they
-    can go out in one turn. ``game`` is changed in place."""
+    can go out in one turn. With ``turns``, stop early once that many more turns
+    per active seat have begun (the round may still be running: see
+    :func:`judge`). ``game`` is changed in place."""
+    draws_left = None if turns is None else turns * sum(1 for a in game.active if a)
     # Cards everyone has seen leave the pool of partners; the rest is what a seat
     # may still hope for (a shared approximation: cheap and good enough here).
     seen = shoe_counter()
@@ -156,6 +176,10 @@ def playout(game: Game, max_actions: int = 600, holders: frozenset[int] = frozen
             break
         seat = game.current
         if game.phase is Phase.DRAW:
+            if draws_left is not None:
+                if draws_left <= 0:
+                    break
+                draws_left -= 1
             action: Action = _draw(game, seat)
         else:
             action = _play(game, seat, seen, seat in holders)
@@ -224,3 +248,34 @@ def utility(game: Game, seat: int, single_round: bool) -> float:
     if single_round:
         return won + closeness + (mean_other - own) / 1000.0
     return 0.5 * won + closeness + (mean_other - own) / 60.0
+
+
+def judge(game: Game, seat: int, single_round: bool, sharpness: float = LEAF_SHARPNESS) -> float:
+    """:func:`utility` for a playout that may have stopped before the round
+    ended: a finished round scores as there; a running one by each hand's
+    worth (:func:`~romme.bots.evaluate.hand_score`, from the cards that hand
+    has not seen), turned into each seat's chance of going out first, so that a
+    seat one card from going out counts almost as one that went out."""
+    if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY:
+        return utility(game, seat, single_round)
+    rules = game.rules
+    seats = [s for s in range(game.seats) if game.active[s] and game.hands[s]]
+    if seat not in seats:
+        return utility(game, seat, single_round)
+    public = shoe_counter()
+    for meld in game.melds:
+        public.subtract(meld.cards)
+    public.subtract(game.discard)
+    nearest = min(len(game.hands[s]) for s in seats)
+    draws = expected_draws(len(game.stock), len(seats), nearest)
+    style = Style(draws_left=draws, penalty_weight=0.004 if single_round else 0.01)
+    worth: dict[int, float] = {}
+    for s in seats:
+        unseen = public.copy()
+        unseen.subtract(game.hands[s])
+        worth[s] = hand_score(game.hands[s], rules, unseen, game.melds, game.opened[s], style)
+    top = max(worth.values())
+    odds = {s: math.exp(sharpness * (w - top)) for s, w in worth.items()}
+    chance = odds[seat] / sum(odds.values())
+    closeness = utility(game, seat, single_round)
+    return (chance if single_round else 0.5 * chance) + closeness

@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from romme.bots.base import BaseBot, Decision, discardable
-from romme.bots.evaluate import Style, arrangement, fits_table, hand_score, opening, without
+from romme.bots.evaluate import (
+    Style,
+    arrangement,
+    expected_draws,
+    fits_table,
+    hand_score,
+    opening,
+    without,
+)
 from romme.bots.knowledge import Knowledge, read_knowledge
 from romme.bots.playbook import (
     can_lay_all,
@@ -60,7 +68,7 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     active = max(1, sum(1 for a in view.active if a))
     others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
     nearest = min(others, default=13)
-    draws = min(8.0, max(1.5, view.stock_count / active), 1.0 + nearest * 0.7)
+    draws = expected_draws(view.stock_count, active, nearest)
     single_round = view.rules.scoring == "elimination" and view.rules.point_limit <= 1
     style = base or Style()
     weight = 0.004 if single_round else style.penalty_weight
