@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from romme.store.chips import ChipPolicy
+from romme.store.database import SQLITE_SYNCHRONOUS
 
 __all__ = [
     "DEFAULT_DB_URL",
@@ -48,6 +49,11 @@ class ServerOptions:
     """Proxies trusted to tell the client's address and scheme (``X-Forwarded-For``,
     ``X-Forwarded-Proto``): uvicorn's option; ``None``: uvicorn's default (env
     ``FORWARDED_ALLOW_IPS``, else 127.0.0.1)."""
+    sqlite_synchronous: str = "full"
+    """How a SQLite commit reaches the disk (``PRAGMA synchronous``): ``full``
+    waits for the disk on every commit; ``normal`` leaves that to the next
+    checkpoint (a commit survives the server's crash, not the machine's; see
+    docs/store.md "Durability"). Not used with PostgreSQL."""
     accounts_per_hour: int = 20
     """New accounts (guests and registrations) one address may create in an hour;
     0: no limit."""
@@ -342,6 +348,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "connection (default on; docs/server.md)",
     )
     parser.add_argument(
+        "--sqlite-synchronous",
+        choices=SQLITE_SYNCHRONOUS,
+        default="full",
+        help="full (the default): every commit waits for the disk; normal: commits "
+        "reach the disk at the next checkpoint, which survives a crash of the server "
+        "but not of the machine, for shorter waits on a slow disk (docs/store.md)",
+    )
+    parser.add_argument(
         "--cookie-secure",
         action="store_true",
         help="always mark the session cookie Secure (it is anyway on "
@@ -390,5 +404,6 @@ def options_from_args(args: argparse.Namespace) -> ServerOptions:
         cookie_secure=args.cookie_secure,
         forwarded_allow_ips=args.forwarded_allow_ips,
         chat_filter=args.chat_filter,
+        sqlite_synchronous=args.sqlite_synchronous,
         **{name: getattr(args, name) for name, *_ in _LIMITS + _CHIPS},
     )

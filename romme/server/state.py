@@ -39,7 +39,11 @@ class ServerState:
         self.echo_groups: dict[str, set[WebSocket]] = {}
 
     async def open(self) -> None:
-        self.store = await Store.open(self.db_url, accounts_per_hour=self.options.accounts_per_hour)
+        self.store = await Store.open(
+            self.db_url,
+            accounts_per_hour=self.options.accounts_per_hour,
+            sqlite_synchronous=self.options.sqlite_synchronous,
+        )
         self.store.chip_policy = self.options.chip_policy()
         await self.botpool.start()
         self.hub = Hub(self.store, self.options, self.clock, self.botpool)

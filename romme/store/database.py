@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from romme.store.migrate import upgrade_to_head
 
-__all__ = ["DEFAULT_URL", "make_engine", "migrate", "normalise_url", "writer"]
+__all__ = ["DEFAULT_URL", "SQLITE_SYNCHRONOUS", "make_engine", "migrate", "normalise_url", "writer"]
 
 DEFAULT_URL = "sqlite+aiosqlite:///./var/romme.db"
 _PG_MIGRATION_LOCK = 0x726F6D6D65  # "romme": one migrating process at a time
@@ -40,9 +40,19 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str) -> AsyncEngine:
+SQLITE_SYNCHRONOUS = ("full", "normal")
+"""The values of SQLite's ``PRAGMA synchronous`` the store accepts. In WAL mode
+``full`` makes every commit wait for the disk (fsync of the log); ``normal`` only
+each checkpoint: a commit then survives a crash of the process but may be lost,
+with those just before it, if the machine loses power (the database stays
+whole)."""
+
+
+def make_engine(url: str, sqlite_synchronous: str = "full") -> AsyncEngine:
     """The store's engine for ``url`` (normalised): for SQLite, the file's folder is
     created and the connections are set up as described in :func:`_configure_sqlite`."""
+    if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"sqlite_synchronous is one of {', '.join(SQLITE_SYNCHRONOUS)}")
     parsed = make_url(url)
     options: dict[str, Any] = {}
     if parsed.get_backend_name() == "sqlite":
@@ -54,7 +64,7 @@ def make_engine(url: str) -> AsyncEngine:
         options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, **options)
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, sqlite_synchronous)
     return engine
 
 
@@ -96,9 +106,10 @@ def _private_file(path: Path) -> None:
                 file.chmod(0o600)
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
-    """WAL (readers never wait for the writer), foreign keys, and real transactions:
-    Python's sqlite3 would otherwise begin them only at the first write."""
+def _configure_sqlite(engine: AsyncEngine, synchronous: str) -> None:
+    """WAL (readers never wait for the writer), ``synchronous`` (see
+    :data:`SQLITE_SYNCHRONOUS`), foreign keys, and real transactions: Python's
+    sqlite3 would otherwise begin them only at the first write."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -106,6 +117,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor = dbapi_connection.cursor()
         try:
             _set_wal(cursor)
+            cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()

@@ -95,6 +95,7 @@ class Store(
         password_hasher: PasswordHasher | None = None,
         clock: Callable[[], datetime] | None = None,
         accounts_per_hour: int = 0,
+        sqlite_synchronous: str = "full",
     ) -> Store:
         """Connect to ``url`` (default: ``sqlite+aiosqlite:///./var/romme.db``,
         creating ``./var``), create the database's tables or migrate them to the
@@ -103,10 +104,12 @@ class Store(
         ``password_hasher``: argon2 parameters (default: argon2-cffi's
         recommended ones). ``clock``: the time source, returning aware UTC datetimes.
         ``accounts_per_hour``: new accounts one address may create in an hour
-        (0: no limit; see :mod:`romme.store.limits`).
+        (0: no limit; see :mod:`romme.store.limits`). ``sqlite_synchronous``:
+        ``full`` or ``normal``, how a SQLite commit reaches the disk (docs/store.md,
+        "Durability"; not used with PostgreSQL).
         """
         url = normalise_url(url or DEFAULT_URL)
-        engine = make_engine(url)
+        engine = make_engine(url, sqlite_synchronous)
         try:
             await migrate(engine)
         except BaseException:

@@ -151,9 +151,25 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
         async with store._engine.connect() as connection:
             journal = (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar()
             foreign = (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar()
-        assert (journal, foreign) == ("wal", 1)
+            synchronous = (await connection.exec_driver_sql("PRAGMA synchronous")).scalar()
+        assert (journal, foreign, synchronous) == ("wal", 1, 2)  # 2: FULL
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_sqlite_commits_may_leave_the_disk_to_the_checkpoint(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'romme.db'}"
+    store = await Store.open(url, sqlite_synchronous="normal")
+    try:
+        await store.create_guest("anna")
+        async with store._engine.connect() as connection:
+            synchronous = (await connection.exec_driver_sql("PRAGMA synchronous")).scalar()
+        assert synchronous == 1  # NORMAL, on every connection of the store
+    finally:
+        await store.close()
+    with pytest.raises(ValueError, match="full, normal"):
+        await Store.open(url, sqlite_synchronous="off")
 
 
 @pytest.mark.asyncio
