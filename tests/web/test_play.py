@@ -117,7 +117,10 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
             page.wait_for_selector("#new-game")
         create_game(page)
         final = play_round(page, tally, shots)
-        summary = page.wait_for_selector("#summary")
+        # A locator, not a handle: the dialog is drawn again when the game's end
+        # follows the round's (a handle would then point at the one replaced).
+        summary = page.locator("#summary")
+        summary.wait_for(state="visible")
         assert summary.is_visible()
         assert final["results"], "a finished round has a result"
         rows = page.locator("#summary tbody tr")
