@@ -93,6 +93,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -354,7 +355,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
+def spread(values: Sequence[float], unit: str = "", digits: int = 1) -> str:
     med = statistics.median(values)
     return f"{med:.{digits}f}{unit} ({min(values):.{digits}f}..{max(values):.{digits}f})"
 

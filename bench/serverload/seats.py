@@ -105,9 +105,9 @@ class Stats:
             for key, count in theirs.items():
                 counts[key] = counts.get(key, 0) + count
         pairs = ((self.by_kind, other.by_kind), (self.ends_by_kind, other.ends_by_kind))
-        for mine, theirs in pairs:
-            for kind, values in theirs.items():
-                mine.setdefault(kind, []).extend(values)
+        for durations, their_durations in pairs:
+            for kind, values in their_durations.items():
+                durations.setdefault(kind, []).extend(values)
         self.rounds.update(other.rounds)
         self.client_cpu += other.client_cpu
         self.client_lag = max(self.client_lag, other.client_lag)

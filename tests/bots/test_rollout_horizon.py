@@ -52,7 +52,7 @@ def test_a_playout_without_turns_plays_the_round_to_its_end() -> None:
 def test_judge_of_a_finished_round_is_its_utility() -> None:
     """Seat 0 goes out by laying everything but the card it throws."""
     game = arranged(SINGLE_ROUND, ["7H 8H 9H KS KC KH 2S", LOOSE], drawn=True)
-    game.apply(Lay(0, (game.hands[0][:3], game.hands[0][3:6])))
+    game.apply(Lay(0, (tuple(game.hands[0][:3]), tuple(game.hands[0][3:6]))))
     game.apply(Discard(0, game.hands[0][0]))
     assert game.results and game.results[-1].winner == 0
     for seat in (0, 1):
