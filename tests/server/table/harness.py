@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from romme.engine.errors import EngineError
+from romme.engine.game import Game
 from romme.server import messages
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
@@ -123,6 +124,13 @@ class TableBench:
     def actor(self) -> TableActor:
         assert self.table is not None
         return self.table
+
+    @property
+    def game(self) -> Game:
+        """The table's game, once started."""
+        game = self.actor.game
+        assert game is not None
+        return game
 
     async def open(
         self, humans: int, match_seed: bytes = MATCH_SEED, **settings: Any

@@ -18,10 +18,9 @@ def _last_update(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def test_a_stock_draw_shows_its_card_to_the_drawer_alone(bench: TableBench) -> None:
-    table = await bench.open(3, seats=3)
+    await bench.open(3, seats=3)
     await bench.start()
-    game = table.game
-    assert game is not None
+    game = bench.game
     seat = game.current
     hand_before = Counter(game.view_for(seat).hand)
     await bench.act(seat, {"type": "draw", "source": "stock"})
@@ -35,10 +34,9 @@ async def test_a_stock_draw_shows_its_card_to_the_drawer_alone(bench: TableBench
 
 
 async def test_a_discard_reads_the_same_for_every_seat(bench: TableBench) -> None:
-    table = await bench.open(3, seats=3)
+    await bench.open(3, seats=3)
     await bench.start()
-    game = table.game
-    assert game is not None
+    game = bench.game
     seat = game.current
     await bench.act(seat, {"type": "draw", "source": "stock"})
     card = str(game.view_for(seat).hand[0])
