@@ -324,9 +324,13 @@ def test_a_reload_shows_no_raw_keys(server: str, new_context: Any) -> None:
         assert not [x for x in texts if x.startswith("conn.")], texts
         assert missing(page) == []
     # Lost and found again: the banner speaks the page's language.
+    # The close event comes a moment after close() returns: the banner is waited for
+    # in its Dutch text first (a timeout here is the failure), then gone again.
     page.evaluate("window.__romme.conn.socket.close(4000)")
+    page.wait_for_function(
+        "text => window.__bannerTexts.includes(text)", arg=catalog("nl")["conn.reconnecting"]
+    )
     page.wait_for_selector("#conn-banner", state="hidden")
-    assert catalog("nl")["conn.reconnecting"] in page.evaluate("window.__bannerTexts")
 
 
 def move_patterns(lang: str) -> list[re.Pattern[str]]:
