@@ -238,7 +238,7 @@ class Hub:
         friends = self.social.attach(conn, record)
         first = self.registry.add(conn)
         if first:
-            self.lobby.players_changed()
+            self.lobby.player_online(conn.player)
             self._host_back(conn.player_id)
         conn.send_json(messages.welcome(conn.player.to_json(), self.clock.now_ms()))
         conn.send_json(await self.lobby.message(conn))
@@ -269,7 +269,7 @@ class Hub:
             self.guests.hold(conn.player_id)
             self.social.detach(conn.player_id)
             self.spawn(self.social.presence(conn.player))
-            self.lobby.players_changed()
+            self.lobby.player_offline(conn.player_id)
             self.lobby.changed()
             for hosted in list(self.tables.values()):
                 if hosted.host_id == conn.player_id:

@@ -15,12 +15,13 @@ from romme.server import messages
 from romme.server.config import ServerOptions
 from romme.server.connection import Connection
 from romme.server.lobby_feed import LobbyFeed, LobbyView, Subscription
+from romme.server.online import OnlinePlayers
 from romme.server.registry import Registry
 from romme.server.table import PLAYING, WAITING, TableActor
 from romme.server.timers import Clock
 
 if TYPE_CHECKING:
-    from romme.store import Store
+    from romme.store import PlayerRecord, Store
 
 __all__ = ["LOBBY_PLAYERS", "LOBBY_RUNNING", "LOBBY_WAITING", "Lobby", "OtherNodes"]
 
@@ -66,6 +67,8 @@ class Lobby:
         self._paused = False
         self._task: asyncio.Task[None] | None = None
         self._players_cache: list[dict[str, Any]] | None = None
+        self.here = OnlinePlayers()
+        """The players online on this node."""
         self.others = OtherNodes()
         self.feed = LobbyFeed()
         self._online = 0
@@ -95,8 +98,18 @@ class Lobby:
         """Something the lobby shows changed: an update goes out soon."""
         self._dirty = True
 
+    def player_online(self, player: PlayerRecord) -> None:
+        """A player's first connection to this node."""
+        self.here.add(player)
+        self._players_cache = None
+
+    def player_offline(self, player_id: int) -> None:
+        """A player's last connection to this node closed."""
+        self.here.remove(player_id)
+        self._players_cache = None
+
     def players_changed(self) -> None:
-        """A player came online or went: the list of players is built anew."""
+        """The other nodes' players changed: the list of players is built anew."""
         self._players_cache = None
 
     # ------------------------------------------------------------- contents
@@ -104,15 +117,17 @@ class Lobby:
     def online_players(self) -> list[dict[str, Any]]:
         """Players online (at most ``LOBBY_PLAYERS``, by nickname; ``online`` counts all)."""
         if self._players_cache is None:
-            players = {}
-            for conns in self.registry.by_player.values():
-                for conn in conns:
-                    players[conn.nickname] = conn.player.to_json()
-                    break
-            for player in self.others.players:
+            here = self.here.first(LOBBY_PLAYERS)
+            if not self.others.players:
+                self._online = len(self.here)
+                self._players_cache = here
+                return here
+            players = {player["nickname"]: player for player in here}
+            others = [p for p in self.others.players if p["nickname"] not in players]
+            for player in others:
                 players.setdefault(player["nickname"], player)
             ordered = sorted(players.values(), key=lambda p: str(p["nickname"]).casefold())
-            self._online = len(ordered)
+            self._online = len(self.here) + len({p["nickname"] for p in others})
             self._players_cache = ordered[:LOBBY_PLAYERS]
         return self._players_cache
 
