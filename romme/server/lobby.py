@@ -36,6 +36,8 @@ LOBBY_WAITING = 50
 tables a player sits at or is invited to, so that its size stays bounded."""
 LOBBY_CHAT = 50
 """The lobby chat shows the last this many messages."""
+UPDATE_BATCH = 100
+"""Connections sent a lobby update between two turns of the event loop."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -274,11 +276,14 @@ class Lobby:
                 continue
             self._dirty = False
             try:
-                self._send_update()
+                await self._send_update()
             except Exception:
                 log.exception("lobby_update_failed")
 
-    def _send_update(self) -> None:
+    async def _send_update(self) -> None:
+        """One round of updates to every connection in the lobby. The event loop
+        gets a turn after every ``UPDATE_BATCH`` connections: with thousands online
+        a round takes long enough to hold up the tables' moves otherwise."""
         registry = self.registry
         players = self.online_players()
         playing = self.playing_count()
@@ -293,8 +298,10 @@ class Lobby:
             for t in registry.tables.values()
             if t.status == WAITING and (t.settings.access != "open" or t.id not in listed)
         ]
-        for conn in list(registry.connections):
-            if not registry.in_lobby(conn):
+        for index, conn in enumerate(list(registry.connections)):
+            if index and index % UPDATE_BATCH == 0:
+                await asyncio.sleep(0)
+            if conn.closed or not registry.in_lobby(conn):
                 continue
             own = self._own_tables(conn.player_id, private)
             mine = [t.summary() for t in own if t.status == WAITING]
