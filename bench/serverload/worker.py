@@ -102,8 +102,11 @@ async def work(conn: Connection, share: Share) -> None:
     )
     took.lap("tables")
     await measure(conn, stats, took.laps, pace)
+    # The players stay until the parent has read the server's figures of the
+    # window: thousands of them leaving at once keep the server busy for a while.
+    command = await asyncio.to_thread(conn.recv)
     await close_seats(seats)
-    if await asyncio.to_thread(conn.recv) != "echo":
+    if command != "echo":
         return
     echo = EchoTables(Stats(), share.think)
     try:

@@ -271,9 +271,8 @@ class Hub:
             self.spawn(self.social.presence(conn.player))
             self.lobby.player_offline(conn.player_id)
             self.lobby.changed()
-            for hosted in list(self.tables.values()):
-                if hosted.host_id == conn.player_id:
-                    self._watch_host(hosted)
+            for hosted in self.tables.hosted_by(conn.player_id):
+                self._watch_host(hosted)
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None and not self.shutting_down:

@@ -6,7 +6,7 @@ Protocols, so that neither side imports the other."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any, Protocol
 
 from romme.server.connection import Connection
@@ -49,7 +49,9 @@ class NodeLink(Protocol):
 class OwnershipHost(Protocol):
     """The hub, as the ownership of tables sees it."""
 
-    tables: dict[int, TableActor]
+    @property
+    def tables(self) -> Mapping[int, TableActor]: ...
+
     relay: NodeLink | None
 
     @property

@@ -4,19 +4,62 @@ lobby, the invitations and the guests' nicknames all read."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from romme.server.connection import Connection
 from romme.server.errors import ProtocolError
 from romme.server.table import CLOSED, PLAYING, TableActor
 
-__all__ = ["Registry"]
+__all__ = ["Registry", "Tables"]
+
+
+class Tables(dict[int, TableActor]):
+    """The tables in memory by id, also indexed by their host (a table's host
+    never changes): when a player's last connection closes, the hub looks at the
+    tables that player hosts without going through every table (thousands of
+    players leaving at once made that quadratic)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._by_host: dict[int, set[int]] = {}
+
+    def __setitem__(self, table_id: int, table: TableActor) -> None:
+        old = self.get(table_id)
+        if old is not None:
+            self._forget(old)
+        super().__setitem__(table_id, table)
+        self._by_host.setdefault(table.host_id, set()).add(table_id)
+
+    def __delitem__(self, table_id: int) -> None:
+        self._forget(self[table_id])
+        super().__delitem__(table_id)
+
+    def pop(self, table_id: int, *default: Any) -> Any:
+        if table_id in self:
+            table = self[table_id]
+            del self[table_id]
+            return table
+        if default:
+            return default[0]
+        raise KeyError(table_id)
+
+    def hosted_by(self, player_id: int) -> list[TableActor]:
+        """The tables in memory this player hosts."""
+        return [self[t] for t in sorted(self._by_host.get(player_id, ()))]
+
+    def _forget(self, table: TableActor) -> None:
+        ids = self._by_host.get(table.host_id)
+        if ids is not None:
+            ids.discard(table.id)
+            if not ids:
+                del self._by_host[table.host_id]
 
 
 class Registry:
     """The connections (by player and by address) and the tables in memory."""
 
     def __init__(self) -> None:
-        self.tables: dict[int, TableActor] = {}
+        self.tables = Tables()
         self.connections: set[Connection] = set()
         self.by_player: dict[int, set[Connection]] = {}
         self.by_address: dict[str, set[Connection]] = {}
