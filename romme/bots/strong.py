@@ -9,7 +9,9 @@
 * It takes the top of the discard pile when that improves its hand clearly.
 * It times its opening: it holds a complete hand back for a hand rummy when it
   is one card away, nobody is close to going out and the stock is deep.
-* It exchanges jokers, and knocks (tables with knock) on a card it can use.
+* It exchanges jokers, and knocks (tables with knock) on a card it can use. A
+  card that can take a joker off the table (classic) is worth keeping, and
+  worth taking from the discard pile.
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ RISK_WEIGHT = 0.6
 """What feeding the next player costs, in loose cards, for a card it surely uses."""
 TAKE_MARGIN = 0.3
 """How much better the hand must get before the bot shows interest in the top card."""
+EXCHANGE_VALUE = 1.0
+"""A loose natural card that can take a joker off the table, where the joker goes
+to the hand (classic): worth this much, in loose cards, once the seat has opened
+(half before). The joker it brings home fits almost any pair and is laid off to
+go out, so a card that frees one is the best card a seat can hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +90,26 @@ def score_hand(
 ) -> float:
     seat = view.seat
     assert seat is not None
-    return hand_score(
-        hand, view.rules, ctx.know.unseen, view.melds, view.opened[seat], ctx.style, arr
-    )
+    rules = view.rules
+    arr = arr if arr is not None else arrangement(hand, rules)
+    value = hand_score(hand, rules, ctx.know.unseen, view.melds, view.opened[seat], ctx.style, arr)
+    if rules.joker_exchange_to_hand and view.melds:
+        value += exchange_bonus(view, arr.left)
+    return value
+
+
+def frees_joker(card: Card, view: SeatView) -> bool:
+    """Whether the natural ``card`` can replace a joker in a meld on the table."""
+    return not card.is_joker and any(meld.exchange_positions(card) for meld in view.melds)
+
+
+def exchange_bonus(view: SeatView, loose: Sequence[Card]) -> float:
+    """What the loose cards that can take a joker off the table add to a hand
+    (:data:`EXCHANGE_VALUE` each, distinct cards; half before the seat has opened)."""
+    seat = view.seat
+    assert seat is not None
+    weight = EXCHANGE_VALUE if view.opened[seat] else EXCHANGE_VALUE / 2
+    return weight * sum(1 for card in set(loose) if frees_joker(card, view))
 
 
 def rank_discards(view: SeatView, ctx: Context) -> list[tuple[float, Card]]:
@@ -157,15 +181,14 @@ class StrongBot(BaseBot):
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
         if gain > TAKE_MARGIN:
-            why = (
-                "it completes a meld"
-                if _melds(view.hand, top, view)
-                else (
-                    "it fits the table"
-                    if fits_table(top, view.melds, view.rules)
-                    else "it makes a good pair"
-                )
-            )
+            if _melds(view.hand, top, view):
+                why = "it completes a meld"
+            elif view.rules.joker_exchange_to_hand and frees_joker(top, view):
+                why = "it takes a joker off the table"
+            elif fits_table(top, view.melds, view.rules):
+                why = "it fits the table"
+            else:
+                why = "it makes a good pair"
             return Decision(Draw(seat, "discard"), f"take {top}: {why}")
         return Decision(Draw(seat, "stock"), f"draw from the stock: {top} does not help")
 
