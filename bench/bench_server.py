@@ -491,6 +491,12 @@ def main() -> None:
             generator.start(work)
             setup_steps = generator.ready(setup_limit)
             seating.append(time.monotonic() - began)
+            print(
+                f"repeat {repeat + 1}: seated in {seating[-1]:.0f} s; the window opens in "
+                f"{args.advance + warmup:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             stats = generator.measure(server, args.advance, warmup, args.duration)
             generator.tell("stop" if args.skip_echo else "echo")
             if args.mixed_stake:

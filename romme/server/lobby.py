@@ -125,11 +125,13 @@ class Lobby:
                 self._players_cache = here
                 return here
             players = {player["nickname"]: player for player in here}
-            others = [p for p in self.others.players if p["nickname"] not in players]
-            for player in others:
-                players.setdefault(player["nickname"], player)
+            elsewhere = 0
+            for player in self.others.players:  # a player on two other nodes counts once
+                if player["nickname"] not in players:
+                    players[player["nickname"]] = player
+                    elsewhere += 1
             ordered = sorted(players.values(), key=lambda p: str(p["nickname"]).casefold())
-            self._online = len(self.here) + len({p["nickname"] for p in others})
+            self._online = len(self.here) + elsewhere
             self._players_cache = ordered[:LOBBY_PLAYERS]
         return self._players_cache
 
@@ -137,7 +139,7 @@ class Lobby:
         """Players online (on every node of a cluster; each node reports at most
         ``LOBBY_PLAYERS``)."""
         if not self.others.players:
-            return len(self.registry.by_player)
+            return len(self.here)
         self.online_players()
         return self._online
 

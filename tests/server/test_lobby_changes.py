@@ -1,15 +1,19 @@
 """The lobby's changes, in process: the deltas a subscribed connection gets add up
-to the lists a plain one gets, and a node's shared lobby survives a lost delta
-(the node's whole lists are read again)."""
+to the lists a plain one gets, a node's shared lobby survives a lost delta (the
+node's whole lists are read again), and a round of updates to many connections
+gives the event loop turns between its batches."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from romme.server.config import ServerOptions
 from romme.server.connection import Connection
-from romme.server.lobby import Lobby
+from romme.server.lobby import UPDATE_BATCH, Lobby
 from romme.server.lobby_feed import LobbyFeed, LobbyView, Subscription
 from romme.server.lobby_share import LobbyShare, NodeLobby
 from romme.server.registry import Registry
@@ -27,10 +31,10 @@ def _player(name: str, level: int = 1) -> dict[str, Any]:
     return {"nickname": name, "level": level}
 
 
-def _connection() -> Connection:
+def _connection(player_id: int = 1, nickname: str = "Anna") -> Connection:
     player = PlayerRecord(
-        id=1,
-        nickname="Anna",
+        id=player_id,
+        nickname=nickname,
         guest=True,
         is_bot=False,
         rating=0,
@@ -103,3 +107,29 @@ def test_a_node_lobby_is_rebuilt_after_a_lost_delta() -> None:
     # Its own deltas come back over romme:all: ignored.
     share.received({"lobby": "node-a", "version": 1, **delta})
     assert set(share._others) == {"node-b"}
+
+
+@pytest.mark.asyncio
+async def test_a_round_of_updates_gives_the_loop_turns_between_batches() -> None:
+    registry = Registry()
+    lobby = Lobby(registry, None, ManualClock(), ServerOptions())  # type: ignore[arg-type]
+    count = 2 * UPDATE_BATCH + UPDATE_BATCH // 2
+    conns = []
+    for player_id in range(1, count + 1):
+        conn = _connection(player_id, f"p{player_id}")
+        conn.lobby_feed = None  # takes whole lists
+        registry.add(conn)
+        lobby.player_online(conn.player)
+        conns.append(conn)
+    updated: list[int] = []
+    """How many connections had their update each time another task got a turn."""
+
+    async def other_task() -> None:
+        while not updated or updated[-1] < count:
+            updated.append(sum(conn.lobby_slot is not None for conn in conns))
+            await asyncio.sleep(0)
+
+    await asyncio.gather(lobby._send_update(), other_task())
+    assert updated == [UPDATE_BATCH, 2 * UPDATE_BATCH, count]
+    update = json.loads(conns[0].lobby_slot or "")
+    assert update["type"] == "lobby_update" and update["online"] == count
