@@ -1,13 +1,15 @@
 """permessage-deflate on the server's real updates: the compression window's size.
 
     python bench/bench_deflate.py [--games 4] [--repeats 3] [--bits 12 13 15]
+                                  [--levels -1]
 
 Plays ``--games`` four-seat games with the reference player and builds, for every
 move, each seat's ``update`` as the server sends it (``bench_json.game_messages``).
 Each seat's updates, in order, go through one zlib stream as permessage-deflate
 compresses a connection's messages (context kept from message to message, a sync
 flush after each, ``memLevel`` 5 as uvicorn sets it), once for each window size in
-``--bits``. It prints, by the size of the update, the CPU time per message (best
+``--bits`` and each zlib compression level in ``--levels`` (-1, zlib's default, is
+level 6; 1 is the fastest). It prints, by the size of the update, the CPU time per message (best
 of ``--repeats``) and the compressed bytes. An update carries the seat's whole
 view, which grows over a game (past rounds' results, the round's history): once
 it is larger than the window, the previous update is out of reach.
@@ -37,12 +39,13 @@ BANDS = ((0, EVERY), (0, 2500), (2500, 4000), (4000, 6000), (6000, EVERY))
 """Update sizes in bytes (uncompressed), from .. below; the first is every update."""
 
 
-def compress(streams: list[list[bytes]], bits: int) -> tuple[float, int]:
-    """CPU seconds and compressed bytes for all streams over a ``2**bits`` window."""
+def compress(streams: list[list[bytes]], bits: int, level: int = -1) -> tuple[float, int]:
+    """CPU seconds and compressed bytes for all streams over a ``2**bits`` window
+    at compression ``level``."""
     started = time.process_time()
     size = 0
     for stream in streams:
-        encoder = zlib.compressobj(wbits=-bits, memLevel=5)
+        encoder = zlib.compressobj(level, wbits=-bits, memLevel=5)
         for text in stream:
             size += len(encoder.compress(text) + encoder.flush(zlib.Z_SYNC_FLUSH)) - 4
     return time.process_time() - started, size
@@ -53,6 +56,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--bits", type=int, nargs="+", default=[12, 13, 15])
+    parser.add_argument("--levels", type=int, nargs="+", default=[-1])
     args = parser.parse_args()
     games = [game_messages(seed) for seed in range(1, args.games + 1)]
     seat_streams = [
@@ -78,11 +82,13 @@ def main() -> None:
             label = f"updates of {low}..{high} B"
         print(f"{label}: {count} ({100 * count / total:.0f} %), {raw:.0f} B on average")
         for bits in args.bits:
-            best, size = min(compress(streams, bits) for _ in range(args.repeats))
-            print(
-                f"  window 2**{bits} ({2**bits // 1024} KiB): {1e6 * best / count:6.1f} µs "
-                f"and {size / count:6.0f} B per update"
-            )
+            for level in args.levels:
+                best, size = min(compress(streams, bits, level) for _ in range(args.repeats))
+                at = "" if args.levels == [-1] else f", level {level}"
+                print(
+                    f"  window 2**{bits} ({2**bits // 1024} KiB{at}): {1e6 * best / count:6.1f} "
+                    f"µs and {size / count:6.0f} B per update"
+                )
 
 
 if __name__ == "__main__":

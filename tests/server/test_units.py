@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import weakref
 
 import pytest
@@ -225,3 +226,16 @@ def test_an_id_added_to_encoded_text_is_the_same_as_encoding_with_the_id(msg_id:
     assert messages.with_id_text(messages.dumps(data), msg_id) == messages.dumps(
         messages.with_id(data, msg_id)
     )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "update", "seats": [{"nickname": "Ännä ♥", "cards": 13}], "ok": True, "x": None},
+        {"scores": {1: 10, 2: 0}},  # integer keys: orjson refuses them without an option
+        {"chips": 2**70},  # beyond 64 bits: orjson refuses it
+        {"ratio": 0.1, "nested": [[1, [2, {"a": "\u2028"}]]]},
+    ],
+)
+def test_server_messages_are_the_standard_librarys_compact_json(data: object) -> None:
+    assert messages.dumps(data) == json.dumps(data, separators=(",", ":"), ensure_ascii=False)
