@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from romme.store import Store
 
-from .helpers import FakeClock, refused
+from .helpers import FAST_HASHER, FakeClock, refused, wipe
 from .test_chips import POLICY, _open_house
 from .test_tables import new_table, opening_actions
 
@@ -189,3 +191,40 @@ async def test_a_stale_owner_writes_nothing_at_all(store: Store) -> None:
     # Without an epoch (a table nobody leases) nothing is checked; a bad epoch is
     # bad input.
     await refused(store, "bad_message", store.add_chat(table_id, ben, "x", epoch="2"))  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_renewal_and_an_append_lock_the_tables_in_the_same_order(
+    pg_url: str, clock: FakeClock
+) -> None:
+    """PostgreSQL: a group of appends locks its tables' rows in the order of their
+    ids; so does a renewal of a node's leases, wherever the rows lie. Before, the
+    renewal updated them in the order it found them, and the two could each
+    hold a row the other waited for (a deadlock, found after a second)."""
+    store = await Store.open(pg_url, password_hasher=FAST_HASHER, clock=clock)
+    engine = create_async_engine(pg_url)
+    try:
+        await wipe(store)
+        ids = sorted([(await new_table(store, host=f"Host{n}"))[1] for n in range(30)])
+        held = await store.claim_tables("node-a", 10, dict.fromkeys(ids, 0))
+        async with engine.begin() as connection:
+            # A new version of each row, the highest id first: the rows now lie in
+            # the reverse order of their ids, the order a scan finds them in.
+            for table_id in reversed(ids):
+                await connection.execute(
+                    text("UPDATE game_tables SET lease_until = lease_until WHERE id = :id"),
+                    {"id": table_id},
+                )
+        async with engine.connect() as appender:
+            await appender.begin()
+            lock = "SELECT id FROM game_tables WHERE id = :id FOR SHARE"
+            await appender.execute(text(lock), {"id": ids[0]})
+            renewal = asyncio.create_task(store.renew_leases("node-a", held, 10))
+            await asyncio.sleep(0.3)  # the renewal waits for the lowest id
+            await appender.execute(text("SET LOCAL lock_timeout = '3s'"))
+            await appender.execute(text(lock), {"id": ids[-1]})  # not held by the renewal
+            await appender.commit()
+        assert await asyncio.wait_for(renewal, 10) == []
+    finally:
+        await engine.dispose()
+        await store.close()
