@@ -2,14 +2,16 @@
 
     python bench/bench_bots.py [--pairs expert-strong,strong-casual,casual-beginner]
                                [--games 2000] [--four 0] [--jobs 1] [--seed 1]
-                               [--four-levels expert,strong] [--rules classic]
-                               [--limit 1] [--out FILE]
+                               [--four-levels expert,strong] [--four-against casual]
+                               [--rules classic] [--limit 1] [--out FILE]
 
 For each pair ``upper-lower`` plays ``--games`` seat-rotated 2-seat games (classic,
 single rounds by default: ``--limit 1``) and prints the tournament table and one
 ladder line: the upper level's win rate with its 95% confidence interval against
 the target of 60%. ``--four N`` also plays N 4-seat games of expert and of strong
-against three casual players. Decision times (p50, p99) are measured per decision
+against three casual players (``--four-against`` names another level for the three).
+``--rules`` and ``--limit`` choose the preset and classic's point limit (full matches:
+``--limit 100``). Decision times (p50, p99) are measured per decision
 inside the worker that plays it, one core each: with ``--jobs 2`` run it on an
 otherwise idle machine with at least two cores. ``--out`` appends the figures as
 JSON lines.
@@ -79,6 +81,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="expert,strong",
         help="the levels that play the 4-seat games (default expert,strong)",
     )
+    parser.add_argument(
+        "--four-against",
+        default="casual",
+        help="the level of the three other seats in the 4-seat games (default casual)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="classic", choices=("classic", "three-rounds"))
@@ -106,12 +113,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         records.append(_record(result, "ladder"))
     if args.four:
+        against = args.four_against.strip()
+        if not is_level(against):
+            parser.error(f"unknown level {against!r}")
         for level in [x.strip() for x in args.four_levels.split(",") if x.strip()]:
-            if not is_level(level):
-                parser.error(f"unknown level {level!r}")
+            if not is_level(level) or level == against:
+                parser.error(f"level {level!r} is unknown or the same as --four-against")
             result = run_tournament(
                 rules,
-                [level, "casual", "casual", "casual"],
+                [level, against, against, against],
                 args.four,
                 seed=args.seed,
                 jobs=args.jobs,
@@ -120,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             s = result.stats[level]
             low, high = s.interval()
             print(
-                f"four seats: {level} vs 3 casual: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
+                f"four seats: {level} vs 3 {against}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
                 f"over {result.games} games (an equal player wins 25%)\n",
                 flush=True,
             )
