@@ -12,7 +12,7 @@ Every change here is one update; a claim is a compare-and-set on the epoch, so
 two nodes that try to take the same table at once cannot both succeed.
 
 An update of many tables first locks their rows in the order of their ids
-(:func:`_lock_in_order`), the order in which a group of appends locks them
+(:meth:`LeaseStore._lock_in_order`), the order in which a group of appends locks them
 (:mod:`romme.store.append_group`). Updated in the order PostgreSQL happened to
 find them, a renewal of a node's leases and a group of appends each held rows
 the other waited for: PostgreSQL found the deadlock after its
@@ -83,11 +83,12 @@ class LeaseStore(StoreCore):
     ) -> dict[int, int]:
         """The unfinished tables that meet ``condition`` go to ``node``, their epochs
         raised; their new epochs."""
+        taken = (GameTable.status.in_(_UNFINISHED), condition)
         async with self._write() as session:
-            await _lock_in_order(session, GameTable.status.in_(_UNFINISHED), condition)
+            await self._lock_in_order(session, *taken)
             rows = await session.execute(
                 update(GameTable)
-                .where(GameTable.status.in_(_UNFINISHED), condition)
+                .where(*taken)
                 .values(
                     owner_node=node,
                     owner_epoch=GameTable.owner_epoch + 1,
@@ -111,7 +112,7 @@ class LeaseStore(StoreCore):
             GameTable.status.in_(_UNFINISHED),
         )
         async with self._write() as session:
-            await _lock_in_order(session, *held_here)
+            await self._lock_in_order(session, *held_here)
             rows = await session.execute(
                 update(GameTable)
                 .where(*held_here)
@@ -136,7 +137,7 @@ class LeaseStore(StoreCore):
         if table_ids is not None:
             found = found & GameTable.id.in_(list(table_ids))
         async with self._write() as session:
-            await _lock_in_order(session, found)
+            await self._lock_in_order(session, found)
             await session.execute(update(GameTable).where(found).values(owner_node=None))
 
     async def free_tables(
@@ -199,17 +200,16 @@ class LeaseStore(StoreCore):
             )
             return [Lease(row.id, row.owner_node, row.owner_epoch, row.lease_until) for row in rows]
 
-
-async def _lock_in_order(session: AsyncSession, *conditions: ColumnElement[bool]) -> None:
-    """Lock the rows of the tables that meet ``conditions`` in the order of their
-    ids, for an update that changes no key (PostgreSQL's ``FOR NO KEY UPDATE``,
-    which lets the inserts of moves that refer to these tables go on). SQLite has
-    one writer at a time and no row locks: nothing to do there."""
-    if session.get_bind().dialect.name == "sqlite":
-        return
-    await session.execute(
-        select(GameTable.id)
-        .where(*conditions)
-        .order_by(GameTable.id)
-        .with_for_update(key_share=True)
-    )
+    async def _lock_in_order(self, session: AsyncSession, *conditions: ColumnElement[bool]) -> None:
+        """Lock the rows of the tables that meet ``conditions`` in the order of their
+        ids, for an update that changes no key (PostgreSQL's ``FOR NO KEY UPDATE``,
+        which lets the inserts of moves that refer to these tables go on). SQLite has
+        one writer at a time and no row locks: nothing to do there."""
+        if self._sqlite:
+            return
+        await session.execute(
+            select(GameTable.id)
+            .where(*conditions)
+            .order_by(GameTable.id)
+            .with_for_update(key_share=True)
+        )
