@@ -103,6 +103,9 @@ def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
     yield make
     for server in started:
         server.stop()
+        # Captured output: pytest shows it with a failing test only.
+        print(f"--- log of the server on port {server.port} (its end) ---")
+        print(server.logs()[-6000:])
     for url in databases:
         drop_pg_database(url)
 

@@ -41,7 +41,13 @@ async def _play_until(players: list[Autoplayer], version: int, human_seats: set[
         for p in players:
             await p.step()
         await asyncio.sleep(0.01)
-    raise AssertionError("the table did not get there")
+    raise AssertionError(
+        f"the table did not get to version {version}: versions "
+        f"{[p.client.tables[p.table].get('version') for p in players]}, moves sent at "
+        f"{sorted(v for p in players for v, kind in p.acted if kind == 'act')}, view "
+        f"{ {k: view.get(k) for k in ('phase', 'current', 'knock_seats')} if view else None }, "
+        f"errors {[m for p in players for m in p.client.messages if m.get('type') == 'error']}"
+    )
 
 
 @pytest.mark.parametrize(
