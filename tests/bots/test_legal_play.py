@@ -40,10 +40,11 @@ TABLES = [
 ]
 
 
-MATCHES_PER_TABLE = 150
-"""11 tables x 150 = 1,650 matches: each fast level sits in about 1,100 of them (the
+MATCHES_PER_TABLE = 90
+"""11 tables x 90 = 990 matches: each fast level sits in about 650 of them (the
 engine's dead-end walk, tests/engine/test_dead_ends.py, covers the rules' corners
-with random play besides)."""
+with random play besides). More would hold the whole suite past its half hour on
+two cores: these matches are its largest share of computing."""
 
 
 @pytest.mark.slow

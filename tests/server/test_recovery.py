@@ -5,6 +5,7 @@ timers resume, and the match finishes."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import httpx
@@ -26,7 +27,8 @@ async def _play_until(players: list[Autoplayer], version: int, human_seats: set[
     has seen the update of every move its players sent: nothing is then on the way
     (no bot moves before a human did, and the turn lasts 120 s), so each client holds
     the table as it is stored."""
-    for _ in range(2000):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         sent = max((v for p in players for v, kind in p.acted if kind == "act"), default=0)
         states = [p.client.tables[p.table] for p in players]
         view = states[0].get("view")
@@ -46,7 +48,8 @@ async def _play_until(players: list[Autoplayer], version: int, human_seats: set[
         f"{[p.client.tables[p.table].get('version') for p in players]}, moves sent at "
         f"{sorted(v for p in players for v, kind in p.acted if kind == 'act')}, view "
         f"{ {k: view.get(k) for k in ('phase', 'current', 'knock_seats')} if view else None }, "
-        f"errors {[m for p in players for m in p.client.messages if m.get('type') == 'error']}"
+        f"errors {[m for p in players for m in p.client.messages if m.get('type') == 'error']}, "
+        f"connections closed {[p.client.closed for p in players]}"
     )
 
 
