@@ -239,7 +239,7 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     # A spectator on node-c.
     watched = await c.request({"type": "watch_table", "table": table})
     assert watched["type"] == "table" and watched["table"]["my_seat"] is None, watched
-    assert (await _owner(nodes, table, 1))[0] is node_a
+    assert (await _owner(nodes, table, 10))[0] is node_a
 
     # Redis restarts mid-round: each node keeps its tables; what crosses nodes
     # pauses, and once Redis is back a resync fetches what the player missed.
@@ -255,7 +255,7 @@ async def test_cross_node_play_redis_restart_sigkill_and_sigterm(
     resync = await b.request({"type": "resync", "table": table, "since": since})
     assert resync["type"] in ("update", "table"), resync
     assert b.tables[table]["version"] == version
-    assert (await _owner(nodes, table, 1))[0] is node_a
+    assert (await _owner(nodes, table, 10))[0] is node_a
 
     # SIGKILL the owner mid-round: another node takes the table within 15 s. The
     # player on node-b stays connected and gets the table back from its new node;
