@@ -33,18 +33,19 @@ def test_each_level_beats_the_one_below(upper: str, lower: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)  # about two minutes of CPU; more on a busy machine
+@pytest.mark.timeout(900)  # about two minutes of CPU on a busy machine
 def test_expert_beats_casual() -> None:
     # Even on a small search budget the expert must win more than half of the games
     # with 95% confidence (the lower end of the Wilson interval), not just on the
     # point estimate. The games are fixed by the seed and the search by the bots'
     # seeds (no time cap), so every run plays the same games: when written, the
-    # expert won 69.2% of these 120 (interval 60.4-76.7%).
+    # expert won 68.3% of these 60 (interval 55.8-78.7%; 120 games, twice the
+    # suite's time, gave 69.2%). bench/bench_bots.py measures it over thousands.
     options = {"expert": EXPERT_QUICK}
-    result = run_tournament(SINGLE_ROUND, ["expert", "casual"], games=120, seed=7, options=options)
+    result = run_tournament(SINGLE_ROUND, ["expert", "casual"], games=60, seed=7, options=options)
     stats = result.stats["expert"]
     low, _ = stats.interval()
-    assert stats.seat_games == 120
+    assert stats.seat_games == 60
     assert low > 0.5, result.report()
 
 

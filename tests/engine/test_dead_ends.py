@@ -3,7 +3,7 @@ player to move always has a legal action, and the move the server plays when the
 turn time runs out is accepted (see :mod:`tests.engine.dead_ends`; the benchmark
 ``bench/bench_dead_ends.py`` runs the same walk over many more games).
 
-Each preset plays 500 seeded games, in five batches of 100 (separate tests, so
+Each preset plays 300 seeded games, in three batches of 100 (separate tests, so
 that each stays well within the suite's time limit and they may run in parallel).
 """
 
@@ -18,7 +18,7 @@ from romme.engine.rules import PRESETS
 
 from .dead_ends import table_for, walk_game
 
-GAMES = 500
+GAMES = 300
 BATCH = 100
 
 

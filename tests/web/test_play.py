@@ -26,7 +26,7 @@ def create_game(page: Any, opponents: int = 1, level: str = "beginner", turn: in
 
 
 def play_round(
-    page: Any, tally: Tally, shots: dict[str, bool], limit: float = 120, until: str = "game_over"
+    page: Any, tally: Tally, shots: dict[str, bool], limit: float = 300, until: str = "game_over"
 ) -> dict[str, Any]:
     """Play through the page until the game is over (or, with until="round_over",
     until the first round summary). A round that ends without a winner (the stock
@@ -95,7 +95,7 @@ def take_table_shots(page: Any) -> None:
     page.wait_for_timeout(250)
 
 
-@pytest.mark.timeout(480)
+@pytest.mark.timeout(900)
 def test_single_round_against_the_computer(server: str, new_context: Any) -> None:
     page = new_context("anna")
     login_guest(page, server, "Anna")
@@ -144,7 +144,7 @@ def test_single_round_against_the_computer(server: str, new_context: Any) -> Non
     assert tally["lay_off"] >= 1, tally.counts
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
     page = new_context("bruno")
     login_guest(page, server, "Bruno")
@@ -157,7 +157,7 @@ def test_next_deals_the_second_round(server: str, new_context: Any) -> None:
         page.click("#ng-create")
         page.wait_for_selector("#hand .hand-card")
         final = play_round(
-            page, tally, {"table": True, "summary": True}, limit=150, until="round_over"
+            page, tally, {"table": True, "summary": True}, limit=300, until="round_over"
         )
         if final["phase"] == "round_over":
             break

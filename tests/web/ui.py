@@ -346,7 +346,7 @@ def cheapest_card(v: dict[str, Any]) -> str:
     )
 
 
-def play_badly_until_round_over(page: Any, limit: float = 180) -> dict[str, Any]:
+def play_badly_until_round_over(page: Any, limit: float = 300) -> dict[str, Any]:
     """Play every turn with :func:`cheapest_card` until a round (or the game) is over,
     or the seat is out of the game."""
     deadline = time.monotonic() + limit
