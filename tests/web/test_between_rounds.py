@@ -21,17 +21,6 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     stop_server(proc)
 
 
-@pytest.fixture(scope="module")
-def brisk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Computer opponents that move quickly, yet slowly enough that a player who is
-    out sees them play on for a while."""
-    proc, base = start_server(
-        tmp_path_factory.mktemp("brisk"), "--bot-delay", "0.1", "--accounts-per-hour", "0"
-    )
-    yield base
-    stop_server(proc)
-
-
 def countdown(page: Any) -> int:
     text = page.inner_text("#next-countdown")
     assert text.startswith("Next round in ") and text.endswith(" s"), text
@@ -115,11 +104,9 @@ _LEAVE_WATCHING = """() => {
 }"""
 
 
-def test_an_eliminated_player_keeps_the_summary_and_exit(
-    brisk_server: str, new_context: Any
-) -> None:
+def test_an_eliminated_player_keeps_the_summary_and_exit(server: str, new_context: Any) -> None:
     page = new_context("eliminated")
-    login_guest(page, brisk_server, "Raus")
+    login_guest(page, server, "Raus")
     for _attempt in range(4):
         # Three computer opponents and a limit of 100: a player who never lays soon
         # goes over it while the others play on.
