@@ -3,7 +3,8 @@
 A connection writes a frame at once when the socket takes it, and queues it
 behind the writer task when it does not (romme/server/connection.py): messages
 leave in order across both ways. A client's socket is read ahead of the
-application by a few messages, no more.
+application by a few messages, no more. The keepalive pings only a client that
+has been silent for a whole interval.
 
 A real uvicorn server with the server's WebSocket protocol runs in the test's
 event loop, and a real WebSocket client connects to it over loopback."""
@@ -24,6 +25,10 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 from romme.server.connection import Connection
 from romme.server.wsprotocol import READ_AHEAD, SEND_NOW, WebSocketProtocol
@@ -63,12 +68,21 @@ class Probe:
 
 
 @contextlib.asynccontextmanager
-async def _serving(endpoint: Callable[[WebSocket], Awaitable[None]]) -> AsyncIterator[int]:
+async def _serving(
+    endpoint: Callable[[WebSocket], Awaitable[None]], ping_interval: float | None = None
+) -> AsyncIterator[int]:
     """A real uvicorn server with the server's protocol, in this event loop; its port."""
     app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        app,
+        ws=WebSocketProtocol,
+        log_level="warning",
+        lifespan="off",
+        ws_ping_interval=ping_interval,
+        ws_ping_timeout=ping_interval,
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
@@ -162,3 +176,86 @@ async def test_a_client_is_read_ahead_of_the_application_by_a_few_messages_only(
     assert seen["paused_when_behind"] is True
     assert seen["flood"] == [f"{n:08d}" for n in range(FLOOD)]
     assert seen["paused_after_catching_up"] is False
+
+
+PING_INTERVAL = 0.4
+
+
+class RawClient:
+    """A WebSocket client that sees every frame, pings included (the sans-I/O
+    protocol of the websockets library over a plain socket); it answers pings
+    as any client does."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/ws"))
+        self.pings: list[float] = []
+        """When each ping arrived (the loop's clock)."""
+        self.closed = asyncio.Event()
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+        while self.protocol.state is State.CONNECTING:
+            self.protocol.receive_data(await self.reader.read(65536))
+        assert self.protocol.state is State.OPEN
+        self._task = asyncio.create_task(self._read())
+
+    def send(self, text: str) -> None:
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self.writer.close()
+
+    def _flush(self) -> None:
+        self.writer.write(b"".join(self.protocol.data_to_send()))
+
+    async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        while data := await self.reader.read(65536):
+            self.protocol.receive_data(data)
+            for event in self.protocol.events_received():
+                if isinstance(event, Frame) and event.opcode is Opcode.PING:
+                    self.pings.append(loop.time())
+            self._flush()  # the pong
+        self.closed.set()
+
+
+def _silent_server() -> contextlib.AbstractAsyncContextManager[int]:
+    """A server whose application only reads, with a short keepalive interval."""
+
+    async def endpoint(websocket: WebSocket) -> None:
+        await websocket.accept()
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+
+    return _serving(endpoint, ping_interval=PING_INTERVAL)
+
+
+async def test_the_keepalive_pings_a_silent_client_and_spares_a_talking_one() -> None:
+    loop = asyncio.get_running_loop()
+    async with _silent_server() as port:
+        silent, talking = RawClient(port), RawClient(port)
+        await silent.open()
+        await talking.open()
+        # The talking client sends something three times an interval, for five intervals.
+        for _ in range(15):
+            talking.send("still here")
+            await asyncio.sleep(PING_INTERVAL / 3)
+        pinged_while_talking = list(talking.pings)
+        stopped = loop.time()
+        # Now it is silent too: it gets a ping about an interval after its last message.
+        await asyncio.sleep(PING_INTERVAL * 2.5)
+        await silent.close()
+        await talking.close()
+    assert pinged_while_talking == []
+    assert talking.pings, "a client that fell silent is pinged again"
+    assert talking.pings[0] - stopped < PING_INTERVAL * 2
+    # The silent one was pinged about once an interval all along (and answered).
+    assert len(silent.pings) >= 5
+    assert not silent.closed.is_set()
