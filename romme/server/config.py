@@ -81,9 +81,11 @@ class ServerOptions:
     """Real seconds between two runs of the housekeeping (the first runs within a
     minute of the start): expired guests' nicknames, old lobby chat and
     invitations, tables closed without a game."""
-    gc_freeze_seconds: float = 10.0
+    gc_freeze_seconds: float = 2.0
     """How often the objects that have lived a while are frozen, so that the garbage
-    collector's pauses stay short (0: leave the collector alone)."""
+    collector's pauses stay short (0: leave the collector alone). Within 2 s too few
+    objects outlive the young generations for a collection of the oldest to start
+    (docs/server.md, "Short garbage-collector pauses")."""
     gc_full_seconds: float = 900.0
     """How often everything is unfrozen and collected once (one longer pause)."""
     lobby_chat_days: float = 7.0

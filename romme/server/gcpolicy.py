@@ -32,7 +32,7 @@ class GcPolicy:
     """``tick(now)`` every few seconds: it freezes every ``freeze_every`` seconds
     and does a full collection every ``full_every`` seconds (0: never)."""
 
-    freeze_every: float = 10.0
+    freeze_every: float = 2.0
     full_every: float = 900.0
     _last_freeze: float | None = None
     _last_full: float | None = None
