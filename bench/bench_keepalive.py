@@ -40,6 +40,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_server import free_port
+
 CASES = (
     ("silent, no keepalive", "romme", False, False),
     ("silent, keepalive", "romme", True, False),
@@ -76,12 +78,6 @@ def serve(port: int, protocol: str, interval: float | None) -> None:
         log_level="warning",
         lifespan="off",
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def measure(

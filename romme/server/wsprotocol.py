@@ -27,9 +27,8 @@ interval has answered already (the web client sends a ``ping`` message every
 15 s). uvicorn pings every connection every interval, and each ping costs the
 server two timers, a frame out and a frame in, about 0.17 ms of CPU
 (``bench/bench_keepalive.py``): at 2,000 connections and a ping every 20 s, 17 ms
-of every second. A client
-that goes away is found as soon as before: at most one interval after the last
-thing it sent, plus the ping's timeout.
+of every second. A client that goes away is found as soon as before: at most one
+interval after the last thing it sent, plus the ping's timeout.
 """
 
 from __future__ import annotations
