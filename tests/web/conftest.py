@@ -116,7 +116,10 @@ def browser() -> Iterator[Any]:
     API keeps an event loop running while it is started, and a worker of the
     parallel suite (pytest-xdist) runs asyncio tests after a module of these."""
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+        reason = f"no Chromium at {CHROMIUM}"
+        if os.environ.get("CI"):
+            pytest.fail(reason + " (CI is set, so this fails instead of skipping)")
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -318,20 +318,43 @@ def draw_and_discard(page: Any, choose: Any = None) -> None:
     it (``choose(view)`` picks the card; by default the first one that is no joker)."""
     page.locator("body").focus()
     page.keyboard.press("s")
-    wait_for(page, lambda: (view(page) or {}).get("phase") == "play", what="the draw")
+    # Drawn, and the screen shows it and takes the next move: the hand on the screen
+    # is the view's, and the draw's answer has come (the screen takes one move at a time).
+    wait_for(
+        page,
+        lambda: (
+            (view(page) or {}).get("phase") == "play"
+            and sorted(hand_in_dom(page)) == sorted((view(page) or {}).get("hand") or [])
+            and not page.evaluate("window.__rommeTable.state.busy")
+        ),
+        what="the draw",
+    )
     v = view(page) or {}
     hand = hand_in_dom(page)
     card = choose(v) if choose else next(c for c in hand if c != "XX")
     page.focus(f"#hand-{hand.index(card)}")
     page.keyboard.press("Enter")
-    wait_for(
-        page,
-        lambda: (
-            (view(page) or {}).get("phase") != "play"
-            or (view(page) or {}).get("current") != v.get("seat")
-        ),
-        what="the discard",
-    )
+    try:
+        wait_for(
+            page,
+            lambda: (
+                (view(page) or {}).get("phase") != "play"
+                or (view(page) or {}).get("current") != v.get("seat")
+            ),
+            what="the discard",
+        )
+    except AssertionError as exc:
+        raise AssertionError(f"{exc} of {card}: {page.evaluate(_DISCARD_STATE)}") from None
+
+
+# What the screen was doing when a discard did not happen.
+_DISCARD_STATE = """() => {
+  const s = window.__rommeTable.state, a = document.activeElement;
+  return {busy: s.busy, myTurn: s.myTurn, phase: s.view && s.view.phase,
+          focused: a ? a.id || a.className : null,
+          backdrop: !!document.querySelector('.backdrop'),
+          toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent)};
+}"""
 
 
 def cheapest_card(v: dict[str, Any]) -> str:
