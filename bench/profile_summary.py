@@ -35,12 +35,16 @@ GROUPS = {
 
 
 IDLE = re.compile(
-    r"^(EpollSelector\.select \(selectors\.py|_connection_worker_thread \(aiosqlite/core\.py:59\)"
-    r"|wait \(threading\.py|_worker \(concurrent/futures/thread\.py)"
+    r"^(\w+\.)?(select \(selectors\.py|wait \(threading\.py"
+    r"|_worker \(concurrent/futures/thread\.py)"
+    r"|^_connection_worker_thread \(aiosqlite/core\.py:59\)"
 )
 """Leaf frames of a thread that waits (the event loop in ``epoll``, aiosqlite's
-thread for its next call): py-spy's ``--nonblocking`` samples count them, but
-they use no CPU, so they are left out."""
+thread for its next call, the bot pool's manager thread in ``poll`` and its
+queue's feeder on a condition): py-spy counts some of them as at work (all of
+them with ``--nonblocking``), but they use no CPU, so they are left out. py-spy
+0.4 names a method with its class (``EpollSelector.select`` is reported as
+``_PollLikeSelector.select``, where it is defined)."""
 
 
 def frames(line: str) -> tuple[list[str], int]:
