@@ -30,7 +30,7 @@ class ActionLogStore(StoreCore):
     @functools.cached_property
     def _appends(self) -> AppendWriter:
         if self._sqlite:
-            return AppendWriter(SqliteGroups(self._engine, self._now, self._write_lock))
+            return AppendWriter(SqliteGroups(self._engine, self._sqlite_writer, self._now))
         return AppendWriter(PostgresGroups(self._engine, self._now))
 
     async def append_actions(

@@ -37,10 +37,11 @@ from datetime import datetime
 from typing import Any
 
 import asyncpg
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from romme.store.core import lease_lost
 from romme.store.errors import StoreError
+from romme.store.kept_connection import KeptConnection, SqliteWriter, bind_processor, immediate
 from romme.store.models import GameTable, TableAction
 
 __all__ = ["Append", "PostgresGroups", "SqliteGroups", "judge", "version_conflict"]
@@ -99,50 +100,14 @@ def version_conflict(table_id: int, first_version: int, last: int | None) -> Sto
     )
 
 
-class _KeptConnection:
-    """One connection of the pool that the writer keeps for itself, and the
-    driver's connection under it (aiosqlite's or asyncpg's), made when first
-    needed and made anew after one was lost."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._connection: AsyncConnection | None = None
-        self._driver: Any = None
-
-    async def driver(self) -> Any:
-        if self._connection is None:
-            self._connection = await self._engine.connect()
-            self._driver = (await self._connection.get_raw_connection()).driver_connection
-        return self._driver
-
-    async def drop(self) -> None:
-        """Throw the connection away (it broke): the next group makes a new one."""
-        if self._connection is not None:
-            connection, self._connection, self._driver = self._connection, None, None
-            await connection.invalidate()
-            await connection.close()
-
-    async def close(self) -> None:
-        """Give the connection back to the pool (the store closes)."""
-        if self._connection is not None:
-            connection, self._connection, self._driver = self._connection, None, None
-            await connection.close()
-
-
-def _bind(column: Any, dialect: Any) -> Callable[[Any], Any]:
-    """The column type's own conversion of a value to what the driver takes."""
-    processor = column.type.bind_processor(dialect)
-    return processor if processor is not None else (lambda value: value)
-
-
 class PostgresGroups:
     """A group's transaction on the writer's own asyncpg connection (PostgreSQL)."""
 
     def __init__(self, engine: AsyncEngine, now: Callable[[], datetime]) -> None:
-        self._kept = _KeptConnection(engine)
+        self._kept = KeptConnection(engine)
         self._now = now
         columns = TableAction.__table__.c
-        self._action_json = _bind(columns.action, engine.dialect)
+        self._action_json = bind_processor(columns.action, engine.dialect)
         self._found = (
             f"SELECT t.id, t.status, t.owner_epoch, (SELECT max(a.version) FROM "
             f"{TableAction.__tablename__} a WHERE a.table_id = t.id) "
@@ -178,20 +143,17 @@ class PostgresGroups:
 
 
 class SqliteGroups:
-    """A group's transaction in one call into the thread of an aiosqlite connection
-    that the writer keeps for itself (SQLite).
-
-    ``lock`` is the store's lock of SQLite's single writer, held for the call."""
+    """A group's transaction in one call into the thread of the SQLite writer's own
+    aiosqlite connection (:class:`romme.store.kept_connection.SqliteWriter`)."""
 
     def __init__(
-        self, engine: AsyncEngine, now: Callable[[], datetime], lock: asyncio.Lock
+        self, engine: AsyncEngine, writer: SqliteWriter, now: Callable[[], datetime]
     ) -> None:
-        self._kept = _KeptConnection(engine)
+        self._writer = writer
         self._now = now
-        self._lock = lock
         columns = TableAction.__table__.c
-        self._action_json = _bind(columns.action, engine.dialect)
-        self._time_text = _bind(columns.created_at, engine.dialect)
+        self._action_json = bind_processor(columns.action, engine.dialect)
+        self._time_text = bind_processor(columns.created_at, engine.dialect)
         self._insert = (
             f"INSERT INTO {TableAction.__tablename__} "
             "(table_id, version, action, created_at) VALUES (?, ?, ?, ?)"
@@ -206,20 +168,9 @@ class SqliteGroups:
 
     async def store(self, group: list[Append]) -> list[Exception | None]:
         ids = sorted({append.table_id for append in group})
-        now = self._now()
-        async with self._lock:
-            driver = await self._kept.driver()
-            # aiosqlite runs the function in its connection's thread and wakes the
-            # event loop once with the result.
-            outcomes: list[Exception | None] = await driver._execute(
-                self._transaction,
-                driver._conn,
-                group,
-                self._found_sql(len(ids)),
-                ids,
-                now,
-            )
-        return outcomes
+        return await self._writer.run(
+            self._transaction, group, self._found_sql(len(ids)), ids, self._now()
+        )
 
     def _transaction(
         self,
@@ -230,20 +181,17 @@ class SqliteGroups:
         now: datetime,
     ) -> list[Exception | None]:
         """The transaction, in the connection's thread (never the event loop's)."""
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+
+        def work() -> list[Exception | None]:
             outcomes, rows = judge(group, connection.execute(found_sql, ids).fetchall())
             if rows:
                 action_json, created = self._action_json, self._time_text(now)
                 connection.executemany(
                     self._insert, [(t, v, action_json(a), created) for t, v, a in rows]
                 )
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
-        return outcomes
+            return outcomes
+
+        return immediate(connection, work)
 
     async def close(self) -> None:
-        await self._kept.close()
+        """The writer's connection is the store's: it closes it."""

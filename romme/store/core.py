@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from romme.store import accounts, ratings
 from romme.store.database import writer
 from romme.store.errors import StoreError
+from romme.store.kept_connection import SqliteWriter
 from romme.store.lookalikes import skeleton
 from romme.store.models import GameTable, Player
 from romme.store.records import PlayerRecord
@@ -63,6 +65,12 @@ class StoreCore:
         self.results_version = 0
         """Raised each time this store records a game's result: figures computed
         from the results (the platform's card luck) are kept until it changes."""
+
+    @functools.cached_property
+    def _sqlite_writer(self) -> SqliteWriter:
+        """SQLite's kept writer connection, for the transactions that run whole in
+        its thread (the groups of moves, the renewal of leases)."""
+        return SqliteWriter(self._engine, self._write_lock)
 
     @contextlib.asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:

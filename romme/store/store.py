@@ -127,6 +127,8 @@ class Store(
         """Finish the appends under way, then close every connection. The store
         cannot be used afterwards."""
         await self._appends.close()
+        if self._sqlite:
+            await self._sqlite_writer.close()
         await self._engine.dispose()
 
     async def ping(self) -> bool:

@@ -4,12 +4,13 @@ and an append that carries a former owner's epoch is refused and stores nothing.
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from romme.store import Store
+from romme.store import Store, leases
 
 from .helpers import FAST_HASHER, FakeClock, refused, wipe
 from .test_chips import POLICY, _open_house
@@ -127,6 +128,52 @@ async def test_a_table_that_ended_is_not_lost(store: Store) -> None:
     taken = await store.claim_table(running, "node-b", 10, epoch=held[running])
     assert taken is not None
     assert await store.renew_leases("node-a", held, 10) == [running]
+
+
+@pytest.mark.asyncio
+async def test_a_renewal_extends_only_the_node_s_own_running_tables(
+    store: Store, clock: FakeClock
+) -> None:
+    """The renewal moves the lease of each table the node holds to ``seconds``
+    from now, and no other: not another node's, not a finished one's. The renewed
+    leases keep the node from losing them when the old ones would have run out."""
+    ids = [(await new_table(store, host=f"Host{n}"))[1] for n in range(4)]
+    held = {t: await store.claim_table(t, "node-a", 10, epoch=0) for t in ids[:3]}
+    assert await store.claim_table(ids[3], "node-b", 10, epoch=0) == 1
+    before = {lease.table_id: lease.until for lease in await store.leases()}
+    await store.update_table(ids[2], status="finished")
+    clock.advance(seconds=8)
+    epochs = {t: e for t, e in held.items() if e is not None}
+    assert await store.renew_leases("node-a", epochs, 10) == []
+    after = {lease.table_id: lease for lease in await store.leases()}
+    assert set(after) == {ids[0], ids[1], ids[3]}
+    for renewed in ids[:2]:
+        until, old = after[renewed].until, before[renewed]
+        assert until is not None and old is not None
+        assert timedelta(seconds=7.9) < until - old < timedelta(seconds=8.1)
+        assert after[renewed].node == "node-a" and after[renewed].epoch == 1
+    assert after[ids[3]].until == before[ids[3]] and after[ids[3]].node == "node-b"
+    # Past the old leases' end, but within the renewed ones: nothing is free.
+    clock.advance(seconds=5)
+    assert [lease.table_id for lease in await store.free_tables()] == [ids[3]]
+
+
+@pytest.mark.asyncio
+async def test_a_renewal_in_chunks_finds_every_lost_table(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Renewed a few tables per transaction, the renewal still extends every held
+    lease and reports the lost tables of every chunk, in the order of their ids."""
+    monkeypatch.setattr(leases, "RENEW_CHUNK", 2)
+    ids = [(await new_table(store, host=f"Host{n}"))[1] for n in range(5)]
+    held = {t: 1 for t in ids}
+    assert await store.claim_tables("node-a", 10, dict.fromkeys(ids, 0)) == held
+    for taken in (ids[1], ids[4]):
+        assert await store.claim_table(taken, "node-b", 10, epoch=1) == 2
+    clock.advance(seconds=8)
+    assert await store.renew_leases("node-a", held, 10) == [ids[1], ids[4]]
+    clock.advance(seconds=5)
+    assert [lease.table_id for lease in await store.free_tables()] == [ids[1], ids[4]]
 
 
 @pytest.mark.asyncio
