@@ -18,7 +18,12 @@ the server's event loop while measured (``/healthz``'s ``loop_lag_ms``, see
 romme/server/loopwatch.py), the bytes the clients received per move (read off
 their sockets: what went over the wire, compressed or not), and the server's
 memory (resident set of the server process; its bot worker separately), as the
-median and spread (min..max) over the repeats. ``--serve-args`` passes more
+median and spread (min..max) over the repeats. Beside the clients' latencies it
+gives the server's own figures of the same window (``/healthz``'s ``move_ms``,
+read before and after it, see romme/server/movetimes.py): p50 / p99 / p99.9 of a
+move from the table taking it to its frames handed to the sockets, and of the
+part of it spent waiting for the commit; what the clients measure beyond that
+is the way in and out (sockets, the load generator's own loop). ``--serve-args`` passes more
 options to ``romme serve`` (e.g. ``"--no-ws-deflate"``).
 
 The tables all start when they are opened, so a window measured at once would
@@ -107,6 +112,8 @@ import psutil
 from bench.serverload import worker
 from bench.serverload.seats import Stats
 from bench.serverload.worker import Share
+from romme.server.movetimes import STAGES
+from romme.server.movetimes import percentile as bucket_percentile
 
 TABLES_PER_WORKER = 100
 """The default number of load generator processes is one per this many tables
@@ -221,6 +228,13 @@ class Server:
                 break
         return worst_in_window(health.get("loop_lag_ms") or [], current, start, end)
 
+    def move_times(self) -> dict[str, list[int]]:
+        """``/healthz``'s counts of the moves' durations so far, by stage (empty if
+        the server does not report them)."""
+        health = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=10).json()
+        found = health.get("move_ms") or {}
+        return {stage: found[stage] for stage in STAGES if stage in found}
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -312,9 +326,13 @@ class LoadGenerator:
             pipe.send((now + advance, start, end))
         time.sleep(max(0.0, start - time.time()))
         cpu = server.cpu_seconds()
+        times = server.move_times()
         time.sleep(max(0.0, end - time.time()))
         cpu = server.cpu_seconds() - cpu
-        merged = Stats(server_stall=server.loop_stall(began, began + duration))
+        merged = Stats(
+            server_stall=server.loop_stall(began, began + duration),
+            server_times=window_times(times, server.move_times()),
+        )
         for (stats,) in self.answers("measured", 60 + duration):
             merged.add(stats)
         merged.cpu = cpu / duration
@@ -346,6 +364,30 @@ def measured_row(stats: Stats, duration: float) -> tuple[float, float, float, fl
         percentile(lat, 0.99) * 1000,
         percentile(lat, 0.999) * 1000,
     )
+
+
+STAGE_TEXT = {
+    "move": "from the table taking the move to its frames handed to the sockets",
+    "commit": "of which waiting for its commit",
+}
+
+
+def window_times(
+    before: dict[str, list[int]], after: dict[str, list[int]]
+) -> dict[str, tuple[float, float, float]]:
+    """p50, p99 and p99.9 in ms of each stage over the moves between two readings
+    of ``/healthz``'s ``move_ms`` (NaN for a stage without moves)."""
+
+    def at(counts: list[int], q: float) -> float:
+        ms = bucket_percentile(counts, q)
+        return math.nan if ms is None else ms
+
+    found = {}
+    for stage in STAGES:
+        if stage in before and stage in after:
+            counts = [b - a for a, b in zip(before[stage], after[stage], strict=True)]
+            found[stage] = (at(counts, 0.5), at(counts, 0.99), at(counts, 0.999))
+    return found
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -458,6 +500,8 @@ def main() -> None:
     """CPU ms per move (per echoed message) of each repeat."""
     stalls: dict[str, list[float]] = {"server": [], "echo": []}
     """The server's worst event-loop stall in ms while measured, each repeat."""
+    server_times: dict[str, list[tuple[float, float, float]]] = {}
+    """The server's own p50, p99 and p99.9 of each stage of a move, each repeat."""
     wire: list[float] = []
     """Bytes the clients received per move, each repeat."""
     loads: list[float] = []
@@ -505,6 +549,8 @@ def main() -> None:
             cpu.append(stats.cpu * 100)
             per_move["server"].append(stats.cpu_per_move * 1000)
             stalls["server"].append(stats.server_stall * 1000)
+            for stage, figures in stats.server_times.items():
+                server_times.setdefault(stage, []).append(figures)
             wire.append(stats.received / max(1, stats.moves))
             client_cpu.append(stats.client_cpu * 100)
             client_lag["server"].append(stats.client_lag * 1000)
@@ -574,6 +620,13 @@ def main() -> None:
                 f"{name:>6}: CPU per move {spread(per_move[name], ' ms', 2)}, "
                 f"worst event-loop stall {spread(stalls[name], ' ms', 0)}"
             )
+    for stage, repeats in server_times.items():
+        cols = list(zip(*repeats, strict=True))
+        print(
+            f"  inside the server, {stage} ({STAGE_TEXT[stage]}): "
+            f"p50 {spread(list(cols[0]), ' ms', 2)}  p99 {spread(list(cols[1]), ' ms', 2)}  "
+            f"p99.9 {spread(list(cols[2]), ' ms', 2)}"
+        )
     print(
         f"bytes received per move (all clients of a table): {spread(wire, ' B', 0)}; "
         f"machine load (1 min): {spread(loads, '')}"

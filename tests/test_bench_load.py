@@ -15,8 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.bench_server import default_workers, kinds_line, shares, worst_in_window
+from bench.bench_server import default_workers, kinds_line, shares, window_times, worst_in_window
 from bench.serverload.seats import Stats
+from romme.server.movetimes import BOUNDS_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,6 +103,14 @@ def test_an_advanced_run_measures_moves_of_later_in_a_round() -> None:
     assert 95 <= sum(shares.values()) <= 105
     assert set(shares) - {"draw", "discard"}, found[0]
     assert int(found[3]) > 1, found[0]
+    # The server's own figures of the same moves: a commit is part of its move.
+    inside = {
+        stage: [float(ms) for ms in re.findall(r"p[\d.]+ ([\d.]+) ms", line)]
+        for stage, line in re.findall(r"^  inside the server, (\w+) .*?:(.*)$", run.stdout, re.M)
+    }
+    assert set(inside) == {"move", "commit"}, run.stdout
+    assert all(len(figures) == 3 for figures in inside.values()), run.stdout
+    assert 0 < inside["commit"][0] <= inside["move"][0], run.stdout
 
 
 def test_only_the_seconds_of_the_window_count_for_the_servers_stall() -> None:
@@ -111,3 +120,18 @@ def test_only_the_seconds_of_the_window_count_for_the_servers_stall() -> None:
     assert worst_in_window(lag_ms, 100, 96.5, 99.5) == 0.400
     assert worst_in_window(lag_ms, 100, 95.0, 96.0) == 0.500
     assert math.isnan(worst_in_window([], 100, 96.0, 99.0))
+
+
+def test_the_servers_own_figures_are_those_of_the_moves_between_two_readings() -> None:
+    buckets = len(BOUNDS_MS) + 1
+    before = {"move": [5] * buckets, "commit": [5] * buckets}
+    after = {"move": [5] * buckets, "commit": [5] * buckets}
+    after["move"][10] += 99  # 99 moves in the window at about BOUNDS_MS[10]
+    after["move"][30] += 1  # and one slow one
+    after["commit"][2] += 100
+    found = window_times(before, after)
+    assert found["move"] == (BOUNDS_MS[10], BOUNDS_MS[10], BOUNDS_MS[30])
+    assert found["commit"] == (BOUNDS_MS[2],) * 3
+    quiet = window_times(before, before)
+    assert all(math.isnan(ms) for ms in quiet["move"])
+    assert window_times({}, {}) == {}

@@ -84,6 +84,10 @@ class Stats:
     server_stall: float = float("nan")
     """The worst lateness of the server's event loop while measured, in seconds
     (NaN: the server does not report it)."""
+    server_times: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    """The server's own figures of the moves of the window, by stage (``move``,
+    ``commit``): p50, p99 and p99.9 in ms, from ``/healthz``'s ``move_ms``
+    (each a bucket's upper bound; NaN when the server does not report them)."""
     received: int = 0
     """Bytes the clients received while measured (off their sockets)."""
     sent_kinds: dict[str, int] = field(default_factory=dict)

@@ -195,6 +195,7 @@ async def healthz(request: Request) -> Response:
             "unrestored_tables": [],
             "replaying_tables": 0,
             "loop_lag_ms": [],
+            "move_ms": None,
             "node": None,
             "owned_tables": [],
             "redis": None,

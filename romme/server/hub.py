@@ -31,6 +31,7 @@ from romme.server.invitations import Invitations
 from romme.server.lobby import Lobby
 from romme.server.loopwatch import LoopWatch
 from romme.server.moderation import ChatGuard
+from romme.server.movetimes import MoveTimes
 from romme.server.nodelink import NodeLink
 from romme.server.ownership import LEASE_SECONDS, Ownership
 from romme.server.registry import Registry
@@ -79,6 +80,7 @@ class Hub:
         self.unrestored: list[int] = []
         """Unfinished tables of the store that could not be rebuilt at the start."""
         self.loop_watch = LoopWatch()
+        self.move_times = MoveTimes()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -417,5 +419,6 @@ class Hub:
             "unrestored_tables": list(self.unrestored),
             "replaying_tables": sum(1 for t in self.tables.values() if not t.replayed),
             "loop_lag_ms": self.loop_watch.lag_ms(),
+            "move_ms": self.move_times.snapshot(),
             **self.ownership.health(),
         }

@@ -310,6 +310,7 @@ class TableActor(Timing):
         """Apply, commit, tell everyone. Raises the engine's error if illegal."""
         game = self.game
         assert game is not None
+        began = time.perf_counter()
         events = game.apply(action)
         record = action.to_json()
         if by is not None:
@@ -331,12 +332,14 @@ class TableActor(Timing):
             )
             raise ProtocolError("server_busy") from exc
         took = time.perf_counter() - started
+        self.server.move_times.record("commit", took)
         if took > SLOW_COMMIT:
             log.warning("slow_commit", extra={"table": self.id, "ms": round(took * 1000, 1)})
         self.actions.append(record)
         self._recent.append((self.version, events))
         self._set_timers(events)
         self._send_update(events, conn, msg_id)
+        self.server.move_times.record("move", time.perf_counter() - began)
         if any(isinstance(e, RoundStarted) for e in events):
             self.server.lobby_changed()
         if game.is_over:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from romme.engine.errors import EngineError
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
+from romme.server.movetimes import MoveTimes
 from romme.server.protocol import ProtocolError
 from romme.server.timers import Clock
 from romme.store import Store, StoreError
@@ -58,6 +59,11 @@ class TableHost(Protocol):
 
     @property
     def options(self) -> ServerOptions: ...
+
+    @property
+    def move_times(self) -> MoveTimes:
+        """Where the table counts how long its moves took (``/healthz``)."""
+        ...
 
     @property
     def botpool(self) -> BotPool:

@@ -23,6 +23,7 @@ from romme.server import messages
 from romme.server.botpool import BotPool
 from romme.server.config import ServerOptions
 from romme.server.errors import ProtocolError
+from romme.server.movetimes import MoveTimes
 from romme.server.settings import TableSettings, parse_settings
 from romme.server.table import WAITING, SeatState, TableActor
 from romme.server.timers import ManualClock
@@ -70,6 +71,7 @@ class FakeHost:
         self.clock = clock
         self.options = options
         self.botpool = BotPool(workers=0)
+        self.move_times = MoveTimes()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ended = 0
         """Background tasks that have ended (see :meth:`TableBench.settle`)."""
