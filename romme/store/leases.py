@@ -121,13 +121,12 @@ class LeaseStore(StoreCore):
         SQLite a chunk is one call into the thread of the store's writer connection
         (:func:`_renew_in_sqlite`)."""
         ids = sorted(epochs)
+        as_stored = bind_processor(GameTable.__table__.c.lease_until, self._engine.dialect)
         lost: list[int] = []
         for start in range(0, len(ids), RENEW_CHUNK):
             chunk = {table_id: epochs[table_id] for table_id in ids[start : start + RENEW_CHUNK]}
             if self._sqlite:
-                until = bind_processor(GameTable.__table__.c.lease_until, self._engine.dialect)(
-                    self._until(seconds)
-                )
+                until = as_stored(self._until(seconds))
                 lost += await self._sqlite_writer.run(_renew_in_sqlite, node, chunk, until)
             else:
                 lost += await self._renew_chunk(node, chunk, seconds)
