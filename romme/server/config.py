@@ -10,6 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
 from romme.store.chips import ChipPolicy
 from romme.store.database import SQLITE_SYNCHRONOUS
 
@@ -242,6 +245,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         default=None,
+        type=_db_url,
         metavar="URL",
         help=f"SQLAlchemy database URL (default {DEFAULT_DB_URL}; "
         "PostgreSQL: postgresql+asyncpg://user:password@host/db)",
@@ -382,6 +386,18 @@ def default_node_id(port: int | None = None) -> str:
 def _node_id(text: str) -> str:
     if not 1 <= len(text) <= 64 or not text.isprintable() or " " in text:
         raise argparse.ArgumentTypeError("a node id is 1 to 64 printable characters, no spaces")
+    return text
+
+
+def _db_url(text: str) -> str:
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        return text  # the store says what is wrong with it
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        raise argparse.ArgumentTypeError(
+            "SQLite needs a file: an in-memory database cannot be shared"
+        )
     return text
 
 

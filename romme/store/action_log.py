@@ -17,9 +17,10 @@ from typing import Any
 import asyncpg
 from sqlalchemy.exc import IntegrityError
 
-from romme.store.append_group import Append, PostgresGroups, SqliteGroups, version_conflict
+from romme.store.append_group import Append, AppendQueue, PostgresGroups, tell, version_conflict
 from romme.store.core import StoreCore, bad, check_json, is_id, is_int
 from romme.store.errors import StoreError
+from romme.store.sqlite_appends import SqliteAppends
 
 __all__ = ["ActionLogStore", "AppendWriter"]
 
@@ -28,9 +29,9 @@ class ActionLogStore(StoreCore):
     """The store's action logs (see :class:`romme.store.Store`)."""
 
     @functools.cached_property
-    def _appends(self) -> AppendWriter:
+    def _appends(self) -> SqliteAppends | AppendWriter:
         if self._sqlite:
-            return AppendWriter(SqliteGroups(self._engine, self._sqlite_writer, self._now))
+            return SqliteAppends(self._engine, self._sqlite_writer, self._now)
         return AppendWriter(PostgresGroups(self._engine, self._now))
 
     async def append_actions(
@@ -62,117 +63,53 @@ class ActionLogStore(StoreCore):
         await self._appends.append(table_id, first_version, actions, epoch)
 
 
-class AppendWriter:
-    """The queue of appends and the writer task that stores them in groups
-    (``groups``: the backend's way of storing one, :mod:`romme.store.append_group`)."""
+class AppendWriter(AppendQueue):
+    """The appends on PostgreSQL: the writer task stores the waiting appends group
+    after group (``groups``: :class:`romme.store.append_group.PostgresGroups`,
+    which tells each group's appends their outcomes the moment its commit is known),
+    and tries each append of a group that failed as a whole again on its own. On
+    SQLite: :mod:`romme.store.sqlite_appends`."""
 
-    def __init__(self, groups: SqliteGroups | PostgresGroups) -> None:
+    def __init__(self, groups: PostgresGroups) -> None:
+        super().__init__()
         self._groups = groups
-        self._waiting: list[Append] = []
         self._storing: list[Append] = []
-        self.task: asyncio.Task[None] | None = None
-        """The writer task while there are appends to store, else ``None``."""
-        self.groups_committed = 0
-        """How many group transactions were committed (each append retried on its
-        own after its group failed is not counted)."""
-
-    async def append(
-        self,
-        table_id: int,
-        first_version: int,
-        actions: list[dict[str, Any]],
-        epoch: int | None = None,
-    ) -> None:
-        """Queue one append (checked by the caller) and wait for its commit."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(Append(table_id, first_version, actions, epoch, done))
-        if self.task is None:
-            self.task = asyncio.create_task(self._store_appends())
-            self.task.add_done_callback(self._writer_stopped)
-        await asyncio.shield(done)
-
-    async def drain(self) -> None:
-        """Wait until the appends under way are stored (or refused)."""
-        if self.task is not None:
-            await asyncio.wait([self.task])
 
     async def close(self) -> None:
         """Store the appends under way, then release the writer's connection."""
         await self.drain()
         await self._groups.close()
 
-    async def _store_appends(self) -> None:
-        """The writer task: store the waiting appends in groups until none is left."""
+    async def _writer_task(self) -> None:
         while self._waiting:
             group, self._waiting = self._waiting, []
             self._storing = group
-            transaction = asyncio.ensure_future(self._append_group(group))
             try:
-                outcomes = await asyncio.shield(transaction)
+                await self._groups.store(group)  # which tells the group
                 self.groups_committed += 1
             except asyncio.CancelledError:
-                # The transaction may be committing in the database's thread and
-                # land all the same: its appends are told what it did, when it is
-                # done, never "not stored" for a move that was stored.
+                # The transaction may be committing all the same: the backend tells
+                # its appends what it did when it ends, never "not stored" for a
+                # move that was stored.
                 self._storing = []
-                transaction.add_done_callback(functools.partial(_tell_when_done, group))
                 raise
             except Exception:  # each append is retried on its own
-                outcomes = [await self._append_alone(append) for append in group]
-            _tell(group, outcomes)
+                tell(group, [await self._append_alone(append) for append in group])
             self._storing = []
         self.task = None  # at once: the next append starts a new writer
 
-    def _writer_stopped(self, task: asyncio.Task[None]) -> None:
-        """If the writer was cancelled (or failed) the appends it held or that were
-        waiting are refused, and the next append starts a new writer."""
-        if self.task is task:
-            self.task = None
-        if not task.cancelled() and task.exception() is None:
-            return
-        for append in [*self._storing, *self._waiting]:
-            if not append.done.done():
-                append.done.set_exception(_not_stored())
-        self._storing, self._waiting = [], []
-
-    async def _append_group(self, group: list[Append]) -> list[Exception | None]:
-        """One transaction for ``group``; returns each append's outcome."""
-        return await self._groups.store(group)
+    def _held(self) -> list[Append]:
+        held, self._storing = self._storing, []
+        return held
 
     async def _append_alone(self, append: Append) -> Exception | None:
         """``append`` in a transaction of its own (after its group failed as a whole,
         e.g. because another process stored one of its versions first)."""
         try:
-            outcomes = await self._append_group([append])
+            outcomes = await self._groups.store([append])
         except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError):
             # the same version, stored a moment ago
             return version_conflict(append.table_id, append.first_version, None)
         except Exception as error:  # handed to the caller
             return error
         return outcomes[0]
-
-
-def _not_stored() -> StoreError:
-    return StoreError("server_busy", "the store stopped before storing this")
-
-
-def _tell_when_done(
-    group: list[Append], transaction: asyncio.Future[list[Exception | None]]
-) -> None:
-    """Tell a group what its transaction did after it outlived its cancelled
-    writer: if it failed or was cancelled itself, nothing of the group was stored."""
-    if transaction.cancelled() or transaction.exception() is not None:
-        _tell(group, [_not_stored() for _ in group])
-    else:
-        _tell(group, transaction.result())
-
-
-def _tell(group: list[Append], outcomes: list[Exception | None]) -> None:
-    """Resolve each append's future with its outcome (``None``: stored)."""
-    for append, outcome in zip(group, outcomes, strict=True):
-        if append.done.done():
-            continue
-        if outcome is None:
-            append.done.set_result(None)
-        else:
-            append.done.set_exception(outcome)

@@ -7,14 +7,14 @@ append on its own (:func:`judge`: refused ones store nothing and hold back no
 other), inserts the rows of the rest with one statement and commits. No ORM
 object is made per move: the rows are plain tuples or dictionaries.
 
-* **SQLite** (:class:`SqliteGroups`): the whole transaction, from ``BEGIN
-  IMMEDIATE`` to ``COMMIT``, is one call into the thread of the writer's own
-  aiosqlite connection, so the event loop hands it over once and is woken once
-  per group, however many statements it holds; the values are converted by the
-  columns' own SQLAlchemy types (the very text SQLAlchemy would store). The
-  event loop's thread never waits for the disk: a slow fsync delays only the
-  appends of this group (and those queued behind it, each released after its own
-  commit), never a table that does not write.
+Both backends tell the group's appends what became of them (:func:`tell`) the
+moment the commit is known, and also when the writer that waited for the group
+was cancelled meanwhile (the store closing): a move that was committed is never
+reported as not stored.
+
+* **SQLite** (:mod:`romme.store.sqlite_appends`): the moves are streamed to
+  the store's SQLite writer thread, which stores whatever came meanwhile as one
+  group after the other.
 * **PostgreSQL** (:class:`PostgresGroups`): the same two statements on the
   asyncpg connection the writer keeps for itself (asyncpg runs on the event loop
   without threads), with SQL that never changes, so asyncpg prepares each once
@@ -24,14 +24,15 @@ object is made per move: the rows are plain tuples or dictionaries.
   list and a multi-row ``VALUES`` whose SQL changed with the group's size). The
   query takes a share lock on the tables' rows (``FOR SHARE``: a node that takes
   one of these tables over, raising its epoch, waits for this commit, or this
-  query sees its new epoch).
+  query sees its new epoch). The transaction is a task of its own, so that
+  cancelling the writer never cuts a commit short.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import sqlite3
+import functools
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -41,10 +42,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from romme.store.core import lease_lost
 from romme.store.errors import StoreError
-from romme.store.kept_connection import KeptConnection, SqliteWriter, bind_processor, immediate
+from romme.store.kept_connection import KeptConnection, bind_processor
 from romme.store.models import GameTable, TableAction
 
-__all__ = ["Append", "PostgresGroups", "SqliteGroups", "judge", "version_conflict"]
+__all__ = [
+    "Append",
+    "AppendQueue",
+    "PostgresGroups",
+    "judge",
+    "not_stored",
+    "tell",
+    "version_conflict",
+]
 
 Found = tuple[int, str, int, int | None]
 """A table's id, status, owner epoch and last stored version (``None``: none)."""
@@ -59,6 +68,70 @@ class Append:
     actions: list[dict[str, Any]]
     epoch: int | None
     done: asyncio.Future[None]
+
+
+class AppendQueue:
+    """What the appends of both backends share: the queue of appends waiting for a
+    writer task, which the first append that finds none starts; a writer that
+    stopped (cancelled, as when the store closes, or failed) has the appends it had
+    not handed over refused, and the next append starts a new one. A subclass
+    writes: :meth:`_writer_task` and, if it takes appends in other ways
+    than through the queue, :meth:`_take` and :meth:`_held`."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Append] = []
+        self.task: asyncio.Task[None] | None = None
+        """The writer task while there are appends to store, else ``None``."""
+        self.groups_committed = 0
+        """How many group transactions were committed (each append retried on its
+        own after its group failed is not counted)."""
+
+    async def append(
+        self,
+        table_id: int,
+        first_version: int,
+        actions: list[dict[str, Any]],
+        epoch: int | None = None,
+    ) -> None:
+        """Queue one append (checked by the caller) and wait for its commit. A
+        caller cancelled meanwhile stops waiting; its append is stored all the same
+        if its group commits."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        append = Append(table_id, first_version, actions, epoch, done)
+        if not self._take(append):
+            self._waiting.append(append)
+            if self.task is None:
+                self.task = asyncio.create_task(self._writer_task())
+                self.task.add_done_callback(self._writer_stopped)
+        await done
+
+    async def drain(self) -> None:
+        """Wait until the appends under way are stored (or refused)."""
+        if self.task is not None:
+            await asyncio.wait([self.task])
+
+    async def _writer_task(self) -> None:
+        """The writer task: store the waiting appends, and set :attr:`task` to
+        ``None`` at once when none is left."""
+        raise NotImplementedError
+
+    def _take(self, append: Append) -> bool:
+        """Whether ``append`` was taken on at once, without the queue."""
+        return False
+
+    def _held(self) -> list[Append]:
+        """Appends the writer task holds, not handed over, that nobody will store if
+        it stops."""
+        return []
+
+    def _writer_stopped(self, task: asyncio.Task[None]) -> None:
+        if self.task is task:
+            self.task = None
+        if not task.cancelled() and task.exception() is None:
+            return
+        refused = [*self._held(), *self._waiting]
+        self._waiting = []
+        tell(refused, [not_stored() for _ in refused])
 
 
 def judge(
@@ -88,6 +161,24 @@ def judge(
                 last[table_id] = first + len(append.actions) - 1
         outcomes.append(outcome)
     return outcomes, rows
+
+
+def tell(group: list[Append], outcomes: list[Exception | None]) -> None:
+    """Resolve each append's future with its outcome (``None``: stored); an append
+    told already (or whose caller stopped waiting) is left as it is."""
+    for append, outcome in zip(group, outcomes, strict=True):
+        if append.done.done():
+            continue
+        if outcome is None:
+            append.done.set_result(None)
+        else:
+            append.done.set_exception(outcome)
+
+
+def not_stored() -> StoreError:
+    """The outcome of an append whose transaction never committed and that nobody
+    will try again (the store stopped)."""
+    return StoreError("server_busy", "the store stopped before storing this")
 
 
 def version_conflict(table_id: int, first_version: int, last: int | None) -> StoreError:
@@ -120,6 +211,17 @@ class PostgresGroups:
         )
 
     async def store(self, group: list[Append]) -> list[Exception | None]:
+        """Store ``group`` in one transaction and tell its appends (see the module)."""
+        transaction = asyncio.ensure_future(self._transaction(group))
+        try:
+            return await asyncio.shield(transaction)
+        except asyncio.CancelledError:
+            # The transaction goes on (it may be committing); its appends are told
+            # what it did when it ends.
+            transaction.add_done_callback(functools.partial(_tell_if_failed, group))
+            raise
+
+    async def _transaction(self, group: list[Append]) -> list[Exception | None]:
         ids = sorted({append.table_id for append in group})
         driver = await self._kept.driver()
         try:
@@ -136,62 +238,15 @@ class PostgresGroups:
         except BaseException:
             await self._kept.drop()
             raise
+        tell(group, outcomes)
         return outcomes
 
     async def close(self) -> None:
         await self._kept.close()
 
 
-class SqliteGroups:
-    """A group's transaction in one call into the thread of the SQLite writer's own
-    aiosqlite connection (:class:`romme.store.kept_connection.SqliteWriter`)."""
-
-    def __init__(
-        self, engine: AsyncEngine, writer: SqliteWriter, now: Callable[[], datetime]
-    ) -> None:
-        self._writer = writer
-        self._now = now
-        columns = TableAction.__table__.c
-        self._action_json = bind_processor(columns.action, engine.dialect)
-        self._time_text = bind_processor(columns.created_at, engine.dialect)
-        self._insert = (
-            f"INSERT INTO {TableAction.__tablename__} "
-            "(table_id, version, action, created_at) VALUES (?, ?, ?, ?)"
-        )
-
-    def _found_sql(self, count: int) -> str:
-        return (
-            f"SELECT id, status, owner_epoch, (SELECT max(version) FROM "
-            f"{TableAction.__tablename__} WHERE table_id = {GameTable.__tablename__}.id) "
-            f"FROM {GameTable.__tablename__} WHERE id IN ({', '.join('?' * count)})"
-        )
-
-    async def store(self, group: list[Append]) -> list[Exception | None]:
-        ids = sorted({append.table_id for append in group})
-        return await self._writer.run(
-            self._transaction, group, self._found_sql(len(ids)), ids, self._now()
-        )
-
-    def _transaction(
-        self,
-        connection: sqlite3.Connection,
-        group: list[Append],
-        found_sql: str,
-        ids: list[int],
-        now: datetime,
-    ) -> list[Exception | None]:
-        """The transaction, in the connection's thread (never the event loop's)."""
-
-        def work() -> list[Exception | None]:
-            outcomes, rows = judge(group, connection.execute(found_sql, ids).fetchall())
-            if rows:
-                action_json, created = self._action_json, self._time_text(now)
-                connection.executemany(
-                    self._insert, [(t, v, action_json(a), created) for t, v, a in rows]
-                )
-            return outcomes
-
-        return immediate(connection, work)
-
-    async def close(self) -> None:
-        """The writer's connection is the store's: it closes it."""
+def _tell_if_failed(group: list[Append], transaction: asyncio.Future[Any]) -> None:
+    """A PostgreSQL group's transaction outlived its cancelled writer and ended: if
+    it did not commit, nothing of the group was stored (if it did, it told)."""
+    if transaction.cancelled() or transaction.exception() is not None:
+        tell(group, [not_stored() for _ in group])

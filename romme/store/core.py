@@ -22,12 +22,12 @@ from sqlalchemy import String, cast, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from romme.store import accounts, ratings
-from romme.store.database import writer
+from romme.store.database import sqlite_connector, writer
 from romme.store.errors import StoreError
-from romme.store.kept_connection import SqliteWriter
 from romme.store.lookalikes import skeleton
 from romme.store.models import GameTable, Player
 from romme.store.records import PlayerRecord
+from romme.store.sqlite_writer import SqliteWriter
 
 __all__ = ["StoreCore"]
 
@@ -51,8 +51,10 @@ class StoreCore:
         password_hasher: PasswordHasher,
         clock: Callable[[], datetime],
         accounts_per_hour: int = 0,
+        sqlite_synchronous: str = "full",
     ) -> None:
         """Use :meth:`romme.store.Store.open`."""
+        self._sqlite_synchronous = sqlite_synchronous
         self.url = url
         self.accounts_per_hour = accounts_per_hour
         self._engine = engine
@@ -68,9 +70,10 @@ class StoreCore:
 
     @functools.cached_property
     def _sqlite_writer(self) -> SqliteWriter:
-        """SQLite's kept writer connection, for the transactions that run whole in
-        its thread (the groups of moves, the renewal of leases)."""
-        return SqliteWriter(self._engine, self._write_lock)
+        """SQLite's writer thread, for the transactions that run whole in it (the
+        groups of moves, the renewal of leases)."""
+        connect = sqlite_connector(self._engine, self._sqlite_synchronous)
+        return SqliteWriter(connect, self._write_lock)
 
     @contextlib.asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:

@@ -8,6 +8,7 @@ import contextlib
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,21 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from romme.store.migrate import upgrade_to_head
 
-__all__ = ["DEFAULT_URL", "SQLITE_SYNCHRONOUS", "make_engine", "migrate", "normalise_url", "writer"]
+__all__ = [
+    "DEFAULT_URL",
+    "SQLITE_SYNCHRONOUS",
+    "make_engine",
+    "migrate",
+    "normalise_url",
+    "sqlite_connector",
+    "writer",
+]
 
 DEFAULT_URL = "sqlite+aiosqlite:///./var/romme.db"
 _PG_MIGRATION_LOCK = 0x726F6D6D65  # "romme": one migrating process at a time
 _WRITER_OPTION = "romme_writer"
+_SQLITE_BUSY_TIMEOUT = 30
+"""Seconds a SQLite connection waits for another one's write lock."""
 
 
 def normalise_url(url: str) -> str:
@@ -56,10 +67,14 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> AsyncEngine:
     parsed = make_url(url)
     options: dict[str, Any] = {}
     if parsed.get_backend_name() == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            # The store's writer thread has a connection of its own (see
+            # sqlite_connector), and each connection to ":memory:" is a database.
+            raise ValueError("SQLite needs a file: an in-memory database cannot be shared")
         path = _sqlite_file(parsed)
         if path is not None:
             _private_file(path)
-        options["connect_args"] = {"timeout": 30}
+        options["connect_args"] = {"timeout": _SQLITE_BUSY_TIMEOUT}
     else:
         options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, **options)
@@ -113,14 +128,7 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: str) -> None:
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            _set_wal(cursor)
-            cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-        finally:
-            cursor.close()
+        _set_up_sqlite(dbapi_connection, synchronous)
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
@@ -131,6 +139,38 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: str) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             connection.exec_driver_sql("BEGIN")
+
+
+def sqlite_connector(engine: AsyncEngine, synchronous: str) -> Callable[[], sqlite3.Connection]:
+    """A maker of plain ``sqlite3`` connections to ``engine``'s SQLite file, set up
+    like the engine's own (:func:`_configure_sqlite`), for a thread that keeps one
+    for itself (:class:`romme.store.sqlite_writer.SqliteWriter`)."""
+    args, kwargs = engine.dialect.create_connect_args(engine.url)
+    (database,) = args
+    uri = bool(kwargs.get("uri", False))
+
+    def connect() -> sqlite3.Connection:
+        connection = sqlite3.connect(database, timeout=_SQLITE_BUSY_TIMEOUT, uri=uri)
+        try:
+            _set_up_sqlite(connection, synchronous)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    return connect
+
+
+def _set_up_sqlite(dbapi_connection: Any, synchronous: str) -> None:
+    """A new connection's set-up (see :func:`_configure_sqlite`)."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        _set_wal(cursor)
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
 
 
 def _set_wal(cursor: Any, patience: float = 30.0) -> None:

@@ -1,28 +1,20 @@
-"""Connections that a writer keeps for itself, out of the pool.
+"""A connection that a writer keeps for itself, out of the pool, and the columns'
+own conversions for writers that use the driver's calls instead of SQLAlchemy's.
 
-The group commit of moves (:mod:`romme.store.append_group`) and, on SQLite, the
-renewal of a node's leases (:mod:`romme.store.leases`) run on such a connection
-with the driver's own calls instead of SQLAlchemy's sessions: they are the
-writes that come every moment (a move) or hold many rows (a renewal), and SQLite
-has a single writer, so whatever they cost, every move waits for.
-
-:class:`SqliteWriter` runs a whole transaction as **one call into the thread** of
-its aiosqlite connection: the event loop hands it over once and is woken once,
-however many statements it holds, and never waits for the disk itself.
+The group commit of moves on PostgreSQL (:mod:`romme.store.append_group`) runs on
+such a connection: it is the write that comes every moment, and SQLAlchemy's
+sessions cost more CPU than its statements. (On SQLite the busiest writes have a
+thread and connection of their own: :mod:`romme.store.sqlite_writer`.)
 """
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-__all__ = ["KeptConnection", "SqliteWriter", "bind_processor", "immediate"]
-
-T = TypeVar("T")
+__all__ = ["KeptConnection", "bind_processor"]
 
 
 class KeptConnection:
@@ -53,45 +45,6 @@ class KeptConnection:
         if self._connection is not None:
             connection, self._connection, self._driver = self._connection, None, None
             await connection.close()
-
-
-class SqliteWriter:
-    """SQLite transactions run whole in the thread of a kept aiosqlite connection.
-
-    ``lock`` is the store's lock of SQLite's single writer, held for the call, so
-    that a transaction never meets another connection's write lock (and SQLite's
-    busy wait, which sleeps 1, 2, 5, 10 ms and more between tries)."""
-
-    def __init__(self, engine: AsyncEngine, lock: asyncio.Lock) -> None:
-        self._kept = KeptConnection(engine)
-        self._lock = lock
-
-    async def run(self, transaction: Callable[..., T], *args: Any) -> T:
-        """``transaction(connection, *args)`` in the connection's thread, which
-        begins and ends the transaction itself (see :func:`immediate`)."""
-        async with self._lock:
-            driver = await self._kept.driver()
-            # aiosqlite runs the function in its connection's thread and wakes the
-            # event loop once with the result.
-            result: T = await driver._execute(transaction, driver._conn, *args)
-        return result
-
-    async def close(self) -> None:
-        await self._kept.close()
-
-
-def immediate(connection: sqlite3.Connection, work: Callable[[], T]) -> T:
-    """``work()`` in a write transaction (``BEGIN IMMEDIATE``) of ``connection``:
-    committed if it returns, rolled back if it raises."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        result = work()
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    return result
 
 
 def bind_processor(column: Any, dialect: Any) -> Callable[[Any], Any]:

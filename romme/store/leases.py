@@ -33,9 +33,10 @@ from sqlalchemy import ColumnElement, or_, select, true, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, is_id
-from romme.store.kept_connection import bind_processor, immediate
+from romme.store.kept_connection import bind_processor
 from romme.store.models import GameTable, Invitation
 from romme.store.records import PLAYING, WAITING
+from romme.store.sqlite_writer import immediate
 
 __all__ = ["RENEW_CHUNK", "Lease", "LeaseStore"]
 

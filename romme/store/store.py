@@ -121,6 +121,7 @@ class Store(
             password_hasher=password_hasher or PasswordHasher(),
             clock=clock or utc_now,
             accounts_per_hour=accounts_per_hour,
+            sqlite_synchronous=sqlite_synchronous,
         )
 
     async def close(self) -> None:

@@ -14,6 +14,8 @@ import pytest
     [
         (["--sqlite-synchronous", "off"], "--sqlite-synchronous"),
         (["--sqlite-synchronous"], "--sqlite-synchronous"),
+        (["--db", "sqlite+aiosqlite://"], "SQLite needs a file"),
+        (["--db", "sqlite:///:memory:"], "SQLite needs a file"),
     ],
 )
 def test_a_bad_value_is_refused_with_the_option_named(args: list[str], named: str) -> None:

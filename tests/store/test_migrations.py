@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import doctest
 import importlib
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -153,8 +154,24 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
             foreign = (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar()
             synchronous = (await connection.exec_driver_sql("PRAGMA synchronous")).scalar()
         assert (journal, foreign, synchronous) == ("wal", 1, 2)  # 2: FULL
+        # The writer thread's own connection (the moves, the leases) is set up alike.
+        assert await store._sqlite_writer.run(_pragmas) == ("wal", 1, 2)
     finally:
         await store.close()
+
+
+def _pragmas(connection: sqlite3.Connection) -> tuple[Any, ...]:
+    return tuple(
+        connection.execute(f"PRAGMA {name}").fetchone()[0]
+        for name in ("journal_mode", "foreign_keys", "synchronous")
+    )
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("url", ["sqlite+aiosqlite://", "sqlite:///:memory:"])
+async def test_sqlite_needs_a_file(url: str) -> None:
+    with pytest.raises(ValueError, match="SQLite needs a file"):
+        await Store.open(url)
 
 
 @pytest.mark.asyncio
@@ -166,6 +183,7 @@ async def test_sqlite_commits_may_leave_the_disk_to_the_checkpoint(tmp_path: Pat
         async with store._engine.connect() as connection:
             synchronous = (await connection.exec_driver_sql("PRAGMA synchronous")).scalar()
         assert synchronous == 1  # NORMAL, on every connection of the store
+        assert (await store._sqlite_writer.run(_pragmas))[2] == 1
     finally:
         await store.close()
     with pytest.raises(ValueError, match="full, normal"):

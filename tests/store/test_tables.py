@@ -4,7 +4,9 @@ server can rebuild every unfinished table from it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from romme.engine.actions import Discard, Draw, NextRound, action_from_json
 from romme.engine.game import Game
 from romme.engine.rules import Rules
 from romme.store import Store, TableRecord
+from romme.store.sqlite_appends import HOLD_AT_MOST, SqliteAppends
 
 from .helpers import FAST_HASHER, FakeClock, refused, snapshot
 
@@ -31,6 +34,31 @@ async def new_table(store: Store, host: str = "Anna") -> tuple[int, int]:
     player = await store.create_guest(host)
     table = await store.create_table(player.id, SETTINGS, Rules.classic().to_json(), SEATS, SEED)
     return player.id, table
+
+
+@contextlib.asynccontextmanager
+async def sqlite_store_held(
+    path: Path, clock: FakeClock
+) -> AsyncIterator[tuple[Store, sqlite3.Connection]]:
+    """A new SQLite store at ``path`` and another connection that holds SQLite's
+    write lock (``BEGIN IMMEDIATE``; the test ends it with ``ROLLBACK``), so that a
+    group's transaction waits in the writer's thread."""
+    store = await Store.open(
+        f"sqlite+aiosqlite:///{path}", password_hasher=FAST_HASHER, clock=clock
+    )
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        yield store, blocker
+    finally:
+        blocker.close()
+        await store.close()
+
+
+def sqlite_appends(store: Store) -> SqliteAppends:
+    """The store's appends, on SQLite (streamed to the writer thread)."""
+    appends = store._appends
+    assert isinstance(appends, SqliteAppends)
+    return appends
 
 
 def opening_actions() -> list[dict[str, object]]:
@@ -350,32 +378,24 @@ async def test_appends_left_by_a_stopped_writer_are_refused_not_lost(store: Stor
 async def test_a_commit_under_way_when_its_writer_is_cancelled_is_told_as_stored(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    path = tmp_path / "romme.db"
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{path}", password_hasher=FAST_HASHER, clock=clock
-    )
-    try:
+    async with sqlite_store_held(tmp_path / "romme.db", clock) as (store, blocker):
         _, table_id = await new_table(store)
-        # Another connection holds SQLite's write lock, so the group's transaction
-        # waits in the database's thread at BEGIN IMMEDIATE.
-        blocker = sqlite3.connect(path, isolation_level=None)
+        # The blocker holds SQLite's write lock, so the group's transaction waits in
+        # the writer's thread at BEGIN IMMEDIATE.
         blocker.execute("BEGIN IMMEDIATE")
         append = asyncio.create_task(store.append_actions(table_id, 1, [{"type": "next_round"}]))
-        while not store._appends._storing:
+        while not sqlite_appends(store).handed:
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.2)  # the group is in the database's thread
+        await asyncio.sleep(0.2)  # the group is in the writer's thread
         writer = store._appends.task
         assert writer is not None
         writer.cancel()
         await asyncio.wait([writer])
         assert not append.done()  # not told "not stored" while the commit may land
         blocker.execute("ROLLBACK")
-        blocker.close()
         await asyncio.wait_for(append, 30)  # stored, and told so
         record = await store.get_table(table_id)
         assert record is not None and record.actions == [{"type": "next_round"}]
-    finally:
-        await store.close()
 
 
 @pytest.mark.asyncio
@@ -488,3 +508,61 @@ async def test_times_are_utc(db_url: str) -> None:
 async def test_get_table_of_unknown_table(store: Store) -> None:
     assert await store.get_table(404) is None
     assert await store.get_table("1") is None  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_appends_that_come_while_a_group_is_written_are_the_next_group(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async with sqlite_store_held(tmp_path / "romme.db", clock) as (store, blocker):
+        host = await store.create_guest("Anna")
+        rules = Rules.classic().to_json()
+        tables = [
+            await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(11)
+        ]
+        before = store._appends.groups_committed
+        # The first group waits in the writer's thread at BEGIN IMMEDIATE while the
+        # other ten come, one at a time: the thread takes them as one group.
+        blocker.execute("BEGIN IMMEDIATE")
+        first = asyncio.create_task(store.append_actions(tables[0], 1, [{"type": "next_round"}]))
+        while not sqlite_appends(store).handed:
+            await asyncio.sleep(0.01)
+        rest = []
+        for table_id in tables[1:]:
+            rest.append(
+                asyncio.create_task(store.append_actions(table_id, 1, [{"type": "next_round"}]))
+            )
+            await asyncio.sleep(0.001)
+        blocker.execute("ROLLBACK")
+        await asyncio.wait_for(asyncio.gather(first, *rest), 30)
+        assert store._appends.groups_committed - before == 2
+        for table_id in tables:
+            record = await store.get_table(table_id)
+            assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
+async def test_moves_give_the_other_writes_their_turn(tmp_path: Path, clock: FakeClock) -> None:
+    async with sqlite_store_held(tmp_path / "romme.db", clock) as (store, blocker):
+        _, early = await new_table(store)
+        _, late = await new_table(store, "Bert")
+        finished: list[str] = []
+
+        async def note(name: str, work: Any) -> None:
+            await work
+            finished.append(name)
+
+        blocker.execute("BEGIN IMMEDIATE")
+        moves = [asyncio.create_task(note("early move", store.append_actions(early, 1, [{}])))]
+        while not sqlite_appends(store).handed:
+            await asyncio.sleep(0.01)
+        # Another write waits for the store's write lock, which the moves hold ...
+        other = asyncio.create_task(note("other write", store.create_guest("Cleo")))
+        await asyncio.sleep(HOLD_AT_MOST * 2)
+        # ... and a move that comes after the moves held it that long waits its turn.
+        moves.append(asyncio.create_task(note("late move", store.append_actions(late, 1, [{}]))))
+        await asyncio.sleep(0.05)
+        assert finished == []
+        blocker.execute("ROLLBACK")
+        await asyncio.wait_for(asyncio.gather(other, *moves), 30)
+        assert finished == ["early move", "other write", "late move"]

@@ -1,0 +1,159 @@
+"""The group commit of moves on SQLite: appends streamed to the writer thread.
+
+The event loop hands each append to the store's SQLite writer thread
+(:class:`romme.store.sqlite_writer.SqliteWriter`) the moment it comes, and the
+thread stores, in one transaction, every append that came while it stored the
+previous group: from the end of one commit to the start of the next nothing
+goes through the event loop, however busy it is. The transaction reads, in one
+query, each table's status, owner epoch and last stored version, judges each
+append on its own (:func:`romme.store.append_group.judge`: refused ones store
+nothing and hold back no other), inserts the rows of the rest with one
+statement and commits; a group that fails as a whole (another process stored
+one of its versions first) is tried again one append at a time, in the thread.
+The values are converted by the columns' own SQLAlchemy types (the very text
+SQLAlchemy would store). Each group's appends are told their outcomes in the
+callback that brings them back to the event loop.
+
+SQLite has one writer at a time, and the store's other writes (sessions, in
+aiosqlite's threads) take the store's write lock first so as never to meet
+another connection's write lock. The appends hold that lock while they stream:
+it is taken when an append comes and the writer is idle, and given back as soon
+as every append handed over was told, or, under a load that never lets the
+thread idle, after :data:`HOLD_AT_MOST` seconds, so that the other writers get
+their turn (the appends that come meanwhile wait for the next turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from romme.store.append_group import Append, AppendQueue, judge, tell, version_conflict
+from romme.store.kept_connection import bind_processor
+from romme.store.models import GameTable, TableAction
+from romme.store.sqlite_writer import SqliteWriter, immediate
+
+__all__ = ["HOLD_AT_MOST", "SqliteAppends"]
+
+HOLD_AT_MOST = 0.05
+"""Seconds the appends may keep the store's write lock while others wait for it."""
+
+Outcome = Exception | None
+"""What became of an append: ``None``, stored; else why not."""
+
+
+class SqliteAppends(AppendQueue):
+    """The appends on SQLite, and the writer task that holds the store's write lock
+    for them (see the module)."""
+
+    def __init__(self, engine: AsyncEngine, writer: SqliteWriter, now: Callable[[], datetime]):
+        super().__init__()
+        self._writer = writer
+        self._now = now
+        columns = TableAction.__table__.c
+        self._action_json = bind_processor(columns.action, engine.dialect)
+        self._time_text = bind_processor(columns.created_at, engine.dialect)
+        self._insert = (
+            f"INSERT INTO {TableAction.__tablename__} "
+            "(table_id, version, action, created_at) VALUES (?, ?, ?, ?)"
+        )
+        self.handed = 0
+        """Appends handed to the thread and not told yet."""
+        self._streaming = False
+        """Whether the lock is held for the appends and new ones go straight to the
+        thread."""
+        self._stream_ends: asyncio.Future[None] | None = None
+
+    def _take(self, append: Append) -> bool:
+        if self._streaming:
+            self._hand_over([append])
+        return self._streaming
+
+    async def close(self) -> None:
+        """Store the appends under way (the writer thread is the store's)."""
+        await self.drain()
+
+    async def _writer_task(self) -> None:
+        """The writer task: take the lock for the waiting appends, hand them over,
+        and let new ones stream until every one handed over was told; again while
+        appends wait."""
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            await self._writer.lock.acquire()
+            ends = self._stream_ends = loop.create_future()
+            self._streaming = True
+            loop.call_later(HOLD_AT_MOST, self._stop_streaming, ends)
+            waiting, self._waiting = self._waiting, []
+            self._hand_over(waiting)
+            try:
+                await ends
+            except asyncio.CancelledError:
+                # What was handed over is stored and told all the same; the lock is
+                # given back when it was.
+                self._streaming = False
+                raise
+        self.task = None  # at once: the next append starts a new writer
+
+    def _hand_over(self, appends: list[Append]) -> None:
+        self.handed += len(appends)
+        self._writer.stream(appends, self._write, self._written)
+
+    def _stop_streaming(self, ends: asyncio.Future[None]) -> None:
+        """The lock was held long enough: new appends wait for the next turn."""
+        if ends is self._stream_ends:
+            self._streaming = False
+
+    def _written(self, group: list[Append], outcomes: list[Outcome]) -> None:
+        """In the event loop: a group was stored (or refused). Tell its appends, and
+        give the lock back if none is under way."""
+        self.groups_committed += 1
+        tell(group, outcomes)
+        self.handed -= len(group)
+        if self.handed == 0:
+            self._streaming = False
+            self._writer.lock.release()
+            ends, self._stream_ends = self._stream_ends, None
+            if ends is not None and not ends.done():
+                ends.set_result(None)
+
+    # ------------------------------------------------------------ in the thread
+
+    def _write(self, connection: sqlite3.Connection, group: list[Append]) -> list[Outcome]:
+        """Store ``group`` in one transaction, or each append alone if the group
+        fails as a whole; returns each append's outcome."""
+        try:
+            return immediate(connection, lambda: self._insert_judged(connection, group))
+        except Exception:
+            self._writer.check_connection()
+        return [self._write_alone(connection, append) for append in group]
+
+    def _write_alone(self, connection: sqlite3.Connection, append: Append) -> Outcome:
+        try:
+            connection = self._writer.connection()
+            return immediate(connection, lambda: self._insert_judged(connection, [append]))[0]
+        except sqlite3.IntegrityError:  # the same version, stored a moment ago
+            self._writer.check_connection()
+            return version_conflict(append.table_id, append.first_version, None)
+        except Exception as error:  # handed to the caller
+            self._writer.check_connection()
+            return error
+
+    def _insert_judged(self, connection: sqlite3.Connection, group: list[Append]) -> list[Outcome]:
+        ids = sorted({append.table_id for append in group})
+        found = connection.execute(
+            f"SELECT id, status, owner_epoch, (SELECT max(version) FROM "
+            f"{TableAction.__tablename__} WHERE table_id = {GameTable.__tablename__}.id) "
+            f"FROM {GameTable.__tablename__} WHERE id IN ({', '.join('?' * len(ids))})",
+            ids,
+        ).fetchall()
+        outcomes, rows = judge(group, found)
+        if rows:
+            action_json, created = self._action_json, self._time_text(self._now())
+            connection.executemany(
+                self._insert, [(t, v, action_json(a), created) for t, v, a in rows]
+            )
+        return outcomes
