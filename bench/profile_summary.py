@@ -38,9 +38,12 @@ IDLE = re.compile(
     r"^(\w+\.)?(select \(selectors\.py|wait \(threading\.py"
     r"|_worker \(concurrent/futures/thread\.py)"
     r"|^_connection_worker_thread \(aiosqlite/core\.py:59\)"
+    r"|^(SqliteWriter\.)?_work \(romme/store/sqlite_writer\.py"
 )
 """Leaf frames of a thread that waits (the event loop in ``epoll``, aiosqlite's
-thread for its next call, the bot pool's manager thread in ``poll`` and its
+thread for its next call, the store's SQLite writer thread for its next write
+(a sample of its own bytecode in ``_work`` is counted out with it, a few
+instructions between writes), the bot pool's manager thread in ``poll`` and its
 queue's feeder on a condition): py-spy counts some of them as at work (all of
 them with ``--nonblocking``), but they use no CPU, so they are left out. py-spy
 0.4 names a method with its class (``EpollSelector.select`` is reported as

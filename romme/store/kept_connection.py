@@ -19,7 +19,7 @@ __all__ = ["KeptConnection", "bind_processor"]
 
 class KeptConnection:
     """One connection of the pool kept for one writer, and the driver's connection
-    under it (aiosqlite's or asyncpg's), made when first needed and made anew after
+    under it (asyncpg's), made when first needed and made anew after
     one was lost."""
 
     def __init__(self, engine: AsyncEngine) -> None:

@@ -129,9 +129,11 @@ class SqliteAppends(AppendQueue):
             return immediate(connection, lambda: self._insert_judged(connection, group))
         except Exception:
             self._writer.check_connection()
-        return [self._write_alone(connection, append) for append in group]
+        return [self._write_alone(append) for append in group]
 
-    def _write_alone(self, connection: sqlite3.Connection, append: Append) -> Outcome:
+    def _write_alone(self, append: Append) -> Outcome:
+        """``append`` in a transaction of its own (on a new connection if the group's
+        failure broke the last one)."""
         try:
             connection = self._writer.connection()
             return immediate(connection, lambda: self._insert_judged(connection, [append]))[0]

@@ -68,6 +68,7 @@ class _Job(Generic[T]):
         self.transaction = transaction
         self.args = args
         self.future = future
+        """Resolved in its event loop (``future.get_loop()``)."""
 
 
 class SqliteWriter:
@@ -92,9 +93,12 @@ class SqliteWriter:
         """``transaction(connection, *args)`` in the thread, with the lock held; it
         begins and ends the transaction itself (see :func:`immediate`)."""
         await self.lock.acquire()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._put((_Job(transaction, args, future), loop))
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        try:
+            self._put(_Job(transaction, args, future))
+        except BaseException:
+            self.lock.release()
+            raise
         return await future
 
     def stream(self, items: list[Any], write: Write, ended: StreamEnded) -> None:
@@ -130,7 +134,7 @@ class SqliteWriter:
             if isinstance(job, _Streamed):
                 job = self._write_batch(job)
             else:
-                self._run(*job)
+                self._run(job)
                 job = None
         if self._connection is not None:
             self._connection.close()
@@ -158,7 +162,7 @@ class SqliteWriter:
             first.loop.call_soon_threadsafe(first.ended, items, results)
         return following
 
-    def _run(self, job: _Job[Any], loop: asyncio.AbstractEventLoop) -> None:
+    def _run(self, job: _Job[Any]) -> None:
         result: Any = None
         error: BaseException | None = None
         try:
@@ -167,7 +171,7 @@ class SqliteWriter:
             error = exc
             self.check_connection()
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-            loop.call_soon_threadsafe(self._job_ended, job, result, error)
+            job.future.get_loop().call_soon_threadsafe(self._job_ended, job, result, error)
 
     def connection(self) -> sqlite3.Connection:
         """In the thread: its connection, made if need be (raises if that fails)."""
