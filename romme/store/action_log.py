@@ -1,17 +1,17 @@
 """The action log: storing a table's accepted actions, version after version.
 
-Appends are group-committed: one writer task stores every append that arrived
-while its previous transaction ran in a single transaction (one commit, one
-fsync), and each caller learns its own outcome after that commit. A refused
-append never holds back the others of its group. How a group's transaction is
-stored on each backend is :mod:`romme.store.append_group`.
+Appends are group-committed: every append that arrived while the previous
+transaction ran is stored in a single transaction (one commit, one fsync), and
+each caller learns its own outcome after that commit. A refused append never
+holds back the others of its group. On SQLite the appends stream to the store's
+writer thread (:mod:`romme.store.sqlite_appends`); on PostgreSQL a writer task
+stores them (:class:`AppendWriter`, :mod:`romme.store.append_group`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import sqlite3
 from typing import Any
 
 import asyncpg
@@ -107,7 +107,7 @@ class AppendWriter(AppendQueue):
         e.g. because another process stored one of its versions first)."""
         try:
             outcomes = await self._groups.store([append])
-        except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError):
+        except (IntegrityError, asyncpg.UniqueViolationError):
             # the same version, stored a moment ago
             return version_conflict(append.table_id, append.first_version, None)
         except Exception as error:  # handed to the caller
