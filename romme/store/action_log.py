@@ -98,7 +98,7 @@ class AppendWriter(AppendQueue):
             self._storing = []
         self.task = None  # at once: the next append starts a new writer
 
-    def _held(self) -> list[Append]:
+    def _let_go(self) -> list[Append]:
         held, self._storing = self._storing, []
         return held
 

@@ -76,7 +76,7 @@ class AppendQueue:
     stopped (cancelled, as when the store closes, or failed) has the appends it had
     not handed over refused, and the next append starts a new one. A subclass
     writes: :meth:`_writer_task` and, if it takes appends in other ways
-    than through the queue, :meth:`_take` and :meth:`_held`."""
+    than through the queue, :meth:`_take` and :meth:`_let_go`."""
 
     def __init__(self) -> None:
         self._waiting: list[Append] = []
@@ -119,9 +119,9 @@ class AppendQueue:
         """Whether ``append`` was taken on at once, without the queue."""
         return False
 
-    def _held(self) -> list[Append]:
-        """Appends the writer task holds, not handed over, that nobody will store if
-        it stops."""
+    def _let_go(self) -> list[Append]:
+        """The appends the stopped writer task held, not handed over, which nobody
+        will store now; the task lets go of them."""
         return []
 
     def _writer_stopped(self, task: asyncio.Task[None]) -> None:
@@ -129,7 +129,7 @@ class AppendQueue:
             self.task = None
         if not task.cancelled() and task.exception() is None:
             return
-        refused = [*self._held(), *self._waiting]
+        refused = [*self._let_go(), *self._waiting]
         self._waiting = []
         tell(refused, [not_stored() for _ in refused])
 

@@ -61,6 +61,12 @@ class SqliteAppends(AppendQueue):
             f"INSERT INTO {TableAction.__tablename__} "
             "(table_id, version, action, created_at) VALUES (?, ?, ?, ?)"
         )
+        self._found = (
+            f"SELECT id, status, owner_epoch, (SELECT max(version) FROM "
+            f"{TableAction.__tablename__} WHERE table_id = {GameTable.__tablename__}.id) "
+            f"FROM {GameTable.__tablename__} WHERE id IN "
+        )
+        """The tables' status, owner epoch and last version, less the ids' list."""
         self.handed = 0
         """Appends handed to the thread and not told yet."""
         self._streaming = False
@@ -146,12 +152,7 @@ class SqliteAppends(AppendQueue):
 
     def _insert_judged(self, connection: sqlite3.Connection, group: list[Append]) -> list[Outcome]:
         ids = sorted({append.table_id for append in group})
-        found = connection.execute(
-            f"SELECT id, status, owner_epoch, (SELECT max(version) FROM "
-            f"{TableAction.__tablename__} WHERE table_id = {GameTable.__tablename__}.id) "
-            f"FROM {GameTable.__tablename__} WHERE id IN ({', '.join('?' * len(ids))})",
-            ids,
-        ).fetchall()
+        found = connection.execute(f"{self._found}({', '.join('?' * len(ids))})", ids).fetchall()
         outcomes, rows = judge(group, found)
         if rows:
             action_json, created = self._action_json, self._time_text(self._now())
