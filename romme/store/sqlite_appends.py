@@ -4,15 +4,26 @@ The event loop hands each append to the store's SQLite writer thread
 (:class:`romme.store.sqlite_writer.SqliteWriter`) the moment it comes, and the
 thread stores, in one transaction, every append that came while it stored the
 previous group: from the end of one commit to the start of the next nothing
-goes through the event loop, however busy it is. The transaction reads, in one
-query, each table's status, owner epoch and last stored version, judges each
-append on its own (:func:`romme.store.append_group.judge`: refused ones store
-nothing and hold back no other), inserts the rows of the rest with one
-statement and commits; a group that fails as a whole (another process stored
-one of its versions first) is tried again one append at a time, in the thread.
-The values are converted by the columns' own SQLAlchemy types (the very text
-SQLAlchemy would store). Each group's appends are told their outcomes in the
-callback that brings them back to the event loop.
+goes through the event loop, however busy it is. A group is first written
+by **one statement** in autocommit (:meth:`SqliteAppends._insert_whole`): an
+``INSERT ... SELECT`` of its rows that checks, for each row, what
+:func:`romme.store.append_group.judge` checks (the table exists and is not
+finished, the owner epoch, the version following the last one stored). A row
+that fails a check gets no table id, which the column refuses, and SQLite then
+backs the whole statement out. So the usual group, every append in order, costs
+the thread one call into SQLite (BEGIN, the inserts and the fsync'd COMMIT in
+one step), and the thread hands the interpreter lock back and takes it again
+once instead of once for each statement and each row read, each time waiting up
+to the interpreter's switch interval for the busy event loop to let it go. A
+group refused that way is written as before, in a transaction (``BEGIN
+IMMEDIATE``) that reads, in one query, each table's status, owner epoch and last
+stored version, judges each append on its own (refused ones store nothing and
+hold back no other), inserts the rows of the rest and commits; and a group that
+fails as a whole even then (another process stored one of its versions first)
+is tried again one append at a time. The values are converted by the columns'
+own SQLAlchemy types (the very text SQLAlchemy would store). Each group's
+appends are told their outcomes in the callback that brings them back to the
+event loop.
 
 SQLite has one writer at a time, and the store's other writes (sessions, in
 aiosqlite's threads) take the store's write lock first so as never to meet
@@ -41,6 +52,10 @@ __all__ = ["HOLD_AT_MOST", "SqliteAppends"]
 
 HOLD_AT_MOST = 0.05
 """Seconds the appends may keep the store's write lock while others wait for it."""
+WHOLE_AT_MOST = 200
+"""Rows a group may have to be written by one statement (five values a row, well
+below SQLite's limit of bound values); a bigger one is written by the judged
+transaction."""
 
 Outcome = Exception | None
 """What became of an append: ``None``, stored; else why not."""
@@ -67,6 +82,8 @@ class SqliteAppends(AppendQueue):
             f"FROM {GameTable.__tablename__} WHERE id IN "
         )
         """The tables' status, owner epoch and last version, less the ids' list."""
+        self._whole_statements: dict[int, str] = {}
+        """The statement writing a group whole, by its number of rows."""
         self.handed = 0
         """Appends handed to the thread and not told yet."""
         self._streaming = False
@@ -129,13 +146,64 @@ class SqliteAppends(AppendQueue):
     # ------------------------------------------------------------ in the thread
 
     def _write(self, connection: sqlite3.Connection, group: list[Append]) -> list[Outcome]:
-        """Store ``group`` in one transaction, or each append alone if the group
-        fails as a whole; returns each append's outcome."""
+        """Store ``group`` by one statement, else judged in one transaction, else
+        each append alone (see the module); returns each append's outcome."""
+        try:
+            if self._insert_whole(connection, group):
+                return [None] * len(group)
+        except sqlite3.Error:  # a row was refused, or the statement failed
+            self._writer.check_connection()
         try:
             return immediate(connection, lambda: self._insert_judged(connection, group))
         except Exception:
             self._writer.check_connection()
         return [self._write_alone(append) for append in group]
+
+    def _insert_whole(self, connection: sqlite3.Connection, group: list[Append]) -> bool:
+        """Store every append of ``group`` by one statement in autocommit, which
+        SQLite backs out whole if any row fails the judge's checks (raising);
+        ``False`` if the group is not one such a statement can judge: an append
+        without actions (nothing to check it by), appends of one table that do
+        not follow each other, too many rows."""
+        values: list[object] = []
+        follows: dict[int, int] = {}
+        """Each table's version that its next append in the group must have."""
+        last_stored: dict[int, int] = {}
+        """Each table's version that must be the last one stored before the group."""
+        action_json = self._action_json
+        for append in group:
+            table_id, first = append.table_id, append.first_version
+            if not append.actions or follows.get(table_id, first) != first:
+                return False
+            stored = last_stored.setdefault(table_id, first - 1)
+            follows[table_id] = first + len(append.actions)
+            for offset, action in enumerate(append.actions):
+                values += (table_id, first + offset, action_json(action), append.epoch, stored)
+        rows = len(values) // 5
+        if rows > WHOLE_AT_MOST:
+            return False
+        connection.execute(self._whole_statement(rows), [self._time_text(self._now()), *values])
+        return True
+
+    def _whole_statement(self, rows: int) -> str:
+        """The statement of :meth:`_insert_whole` for ``rows`` rows: each row's
+        values are the table id, the version, the action, the append's owner epoch
+        (``NULL``: not checked) and the version that must be stored last (``NULL``
+        stored yet is fine too, as in :func:`judge`)."""
+        statement = self._whole_statements.get(rows)
+        if statement is None:
+            actions, tables = TableAction.__tablename__, GameTable.__tablename__
+            statement = self._whole_statements[rows] = (
+                f"INSERT INTO {actions} (table_id, version, action, created_at) "
+                "SELECT CASE WHEN t.status != 'finished' "
+                "AND (r.column4 IS NULL OR r.column4 = t.owner_epoch) "
+                f"AND coalesce((SELECT max(version) FROM {actions} "
+                "WHERE table_id = r.column1), r.column5) = r.column5 "
+                "THEN r.column1 END, r.column2, r.column3, ?1 "
+                f"FROM (VALUES {', '.join(['(?, ?, ?, ?, ?)'] * rows)}) AS r "
+                f"LEFT JOIN {tables} AS t ON t.id = r.column1"
+            )
+        return statement
 
     def _write_alone(self, append: Append) -> Outcome:
         """``append`` in a transaction of its own (on a new connection if the group's
