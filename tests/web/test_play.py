@@ -50,26 +50,16 @@ def play_round(
                 )
                 continue
             mine = v["current"] == v["seat"]
-            if v["phase"] in ("draw", "play") and mine:
+            if v["phase"] in ("draw", "play") and mine and tally["sort_drag"] == 0:
+                # On the player's own turn: nothing but the player changes the hand
+                # under the drag (an opponent's move could end the round meanwhile).
+                sort_by_drag(page)
+                tally.add("sort_drag")
+            elif v["phase"] in ("draw", "play") and mine:
                 play_my_move(page, v, tally)
                 if v["melds"] and not shots.get("table"):
                     take_table_shots(page)
                     shots["table"] = True
-            elif v["phase"] in ("draw", "play") and tally["sort_drag"] == 0 and len(v["hand"]) >= 2:
-                before = hand_in_dom(page)
-                reorder(page, 0, len(before) - 1)
-                tally.add("sort_drag")
-                order = hand_in_dom(page)
-                # The order reaches the server and survives in its view.
-                wait_for(
-                    page,
-                    lambda order=order: (
-                        (view(page) or {}).get("hand") == order
-                        or (view(page) or {}).get("phase") not in ("draw", "play")
-                    ),
-                    10,
-                    "the arranged hand",
-                )
             else:
                 page.wait_for_timeout(60)
         raise AssertionError("the round did not end in time")
@@ -77,6 +67,15 @@ def play_round(
         shot(page, "failure")
         toasts = page.eval_on_selector_all(".toast", "els => els.map(e => e.textContent)")
         raise AssertionError(f"{exc}; moves {tally.counts}; toasts {toasts}") from exc
+
+
+def sort_by_drag(page: Any) -> None:
+    """Drag the hand's first card to its end, and see the order reach the server
+    and survive in its view."""
+    before = hand_in_dom(page)
+    reorder(page, 0, len(before) - 1)
+    order = hand_in_dom(page)
+    wait_for(page, lambda: (view(page) or {}).get("hand") == order, 10, "the arranged hand")
 
 
 def summary_in_every_language(page: Any) -> None:
