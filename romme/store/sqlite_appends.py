@@ -151,7 +151,7 @@ class SqliteAppends(AppendQueue):
         try:
             if self._insert_whole(connection, group):
                 return [None] * len(group)
-        except sqlite3.Error:  # a row was refused, or the statement failed
+        except Exception:  # a row refused, or any other failure: the group is judged below
             self._writer.check_connection()
         try:
             return immediate(connection, lambda: self._insert_judged(connection, group))
@@ -188,8 +188,8 @@ class SqliteAppends(AppendQueue):
     def _whole_statement(self, rows: int) -> str:
         """The statement of :meth:`_insert_whole` for ``rows`` rows: each row's
         values are the table id, the version, the action, the append's owner epoch
-        (``NULL``: not checked) and the version that must be stored last (``NULL``
-        stored yet is fine too, as in :func:`judge`)."""
+        (``NULL``: not checked) and the version that must be the last one stored
+        (or none stored yet, as in :func:`judge`)."""
         statement = self._whole_statements.get(rows)
         if statement is None:
             actions, tables = TableAction.__tablename__, GameTable.__tablename__
