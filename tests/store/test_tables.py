@@ -37,21 +37,38 @@ async def new_table(store: Store, host: str = "Anna") -> tuple[int, int]:
 
 
 @contextlib.asynccontextmanager
+async def sqlite_store(path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """A new SQLite store at ``path`` (closed at the end)."""
+    store = await Store.open(
+        f"sqlite+aiosqlite:///{path}", password_hasher=FAST_HASHER, clock=clock
+    )
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@contextlib.asynccontextmanager
 async def sqlite_store_held(
     path: Path, clock: FakeClock
 ) -> AsyncIterator[tuple[Store, sqlite3.Connection]]:
     """A new SQLite store at ``path`` and another connection that holds SQLite's
     write lock (``BEGIN IMMEDIATE``; the test ends it with ``ROLLBACK``), so that a
     group's transaction waits in the writer's thread."""
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{path}", password_hasher=FAST_HASHER, clock=clock
+    async with sqlite_store(path, clock) as store:
+        blocker = sqlite3.connect(path, isolation_level=None)
+        try:
+            yield store, blocker
+        finally:
+            blocker.close()
+
+
+async def finish(store: Store, table_id: int, host: int) -> None:
+    """End ``table_id``'s game (the host against a casual computer player)."""
+    bot = await store.bot_player("casual")
+    await store.finish_game(
+        table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
     )
-    blocker = sqlite3.connect(path, isolation_level=None)
-    try:
-        yield store, blocker
-    finally:
-        blocker.close()
-        await store.close()
 
 
 def sqlite_appends(store: Store) -> SqliteAppends:
@@ -234,11 +251,8 @@ async def test_append_actions_refusals(store: Store) -> None:
 @pytest.mark.asyncio
 async def test_no_actions_after_the_game_is_finished(store: Store) -> None:
     host, table_id = await new_table(store)
-    bot = await store.bot_player("casual")
     await store.append_actions(table_id, 1, [{"type": "next_round"}])
-    await store.finish_game(
-        table_id, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
-    )
+    await finish(store, table_id, host)
     await refused(store, "game_over", store.append_actions(table_id, 2, [{"type": "knock"}]))
 
 
@@ -262,11 +276,8 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
     host, good = await new_table(store)
     _, stale = await new_table(store, "Bert")
     _, done = await new_table(store, "Cleo")
-    bot = await store.bot_player("casual")
     await store.append_actions(stale, 1, [{"type": "next_round"}])
-    await store.finish_game(
-        done, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
-    )
+    await finish(store, done, host)
     results = await asyncio.gather(
         store.append_actions(stale, 1, [{"type": "knock", "n": 1}]),
         store.append_actions(good, 1, [{"type": "next_round"}]),
@@ -303,10 +314,7 @@ async def traced_writes(store: Store) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_a_group_in_order_is_one_statement(tmp_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}", password_hasher=FAST_HASHER, clock=clock
-    )
-    try:
+    async with sqlite_store(tmp_path / "romme.db", clock) as store:
         host = await store.create_guest("Anna")
         rules = Rules.classic().to_json()
         tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(8)]
@@ -328,25 +336,17 @@ async def test_a_group_in_order_is_one_statement(tmp_path: Path, clock: FakeCloc
         for table_id in tables[1:]:
             record = await store.get_table(table_id)
             assert record is not None and record.actions == [{"type": "next_round"}]
-    finally:
-        await store.close()
 
 
 @pytest.mark.asyncio
 async def test_what_the_one_statement_refuses_is_judged(tmp_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'romme.db'}", password_hasher=FAST_HASHER, clock=clock
-    )
-    try:
+    async with sqlite_store(tmp_path / "romme.db", clock) as store:
         host, good = await new_table(store)
         _, stored = await new_table(store, "Bert")
         _, done = await new_table(store, "Cleo")
         _, leased = await new_table(store, "Dora")
-        bot = await store.bot_player("casual")
         await store.append_actions(stored, 1, [{"type": "next_round"}])
-        await store.finish_game(
-            done, winners=[0], totals=[0, 10], seat_players=[host, bot.id], results=[]
-        )
+        await finish(store, done, host)
         epoch = await store.claim_table(leased, "node-a", 10, epoch=0)
         assert epoch is not None
         statements = await traced_writes(store)
@@ -375,8 +375,6 @@ async def test_what_the_one_statement_refuses_is_judged(tmp_path: Path, clock: F
         assert await actions_of(store, stored) == [{"type": "next_round"}]
         assert await actions_of(store, done) == []
         assert await actions_of(store, leased) == []
-    finally:
-        await store.close()
 
 
 async def actions_of(store: Store, table_id: int) -> list[dict[str, Any]]:
