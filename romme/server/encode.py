@@ -62,6 +62,16 @@ class ViewEncoder:
             raise ValueError(f"there is no seat {seat}")
         return {**self._shared, "seat": seat, "hand": _cards(game.hands[seat])}
 
+    def forget_shared(self) -> None:
+        """Drop the views built for the last move once its updates are encoded.
+
+        Kept until the table's next move (seconds later), their hundred-odd
+        lists and dictionaries would outlive the garbage collector's next young
+        collection and be scanned by it; 1,000 tables of such leftovers made
+        every young collection 3 to 20 ms long, a pause of the whole server.
+        Dropped at once, reference counting frees them before any collection."""
+        self._shared_game, self._shared_version, self._shared = None, -1, {}
+
     def _rules_of(self, rules: Rules) -> dict[str, Any]:
         if rules is not self._rules:
             self._rules = rules

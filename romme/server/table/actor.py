@@ -395,6 +395,7 @@ class TableActor(Timing):
                 update = self._update_for(seat, self.version, events, public=public)
                 text = updates[seat] = dumps(update)
             conn.send(messages.with_id_text(text, msg_id) if conn is origin else text)
+        self._encoder.forget_shared()
 
     async def resync(self, conn: Subscriber, since: int | None, msg_id: Any) -> None:
         if conn not in self.subscribers:

@@ -48,3 +48,19 @@ async def test_a_discard_reads_the_same_for_every_seat(bench: TableBench) -> Non
     # Each seat's view is its own all the same.
     hands = [_last_update(conn.messages)["view"]["hand"] for conn in bench.players]
     assert len({tuple(hand) for hand in hands}) == 3
+
+
+async def test_a_move_keeps_none_of_the_views_built_for_it(bench: TableBench) -> None:
+    """The views of a move are dropped once its updates are encoded: kept until the
+    table's next move, they would be scanned by the garbage collector's young
+    collections (docs/server.md, "Short garbage-collector pauses")."""
+    await bench.open(3, seats=3)
+    await bench.start()
+    seat = bench.game.current
+    await bench.act(seat, {"type": "draw", "source": "stock"})
+    await bench.settle()
+    assert len(bench.players[seat].of_type("update")) >= 1
+    assert bench.actor._encoder._shared == {}
+    # Built again on demand, the same as the engine's own view.
+    game = bench.game
+    assert bench.actor._encoder.seat_view(game, seat) == game.view_for(seat).to_json()
