@@ -300,10 +300,10 @@ class Lobby:
             for t in registry.tables.values()
             if t.status == WAITING and (t.settings.access != "open" or t.id not in listed)
         ]
-        for index, conn in enumerate(list(registry.connections)):
+        for index, conn in enumerate(registry.in_lobby_now()):
             if index and index % UPDATE_BATCH == 0:
                 await asyncio.sleep(0)
-            if conn.closed or not registry.in_lobby(conn):
+            if conn.closed or not registry.in_lobby(conn):  # changed meanwhile
                 continue
             own = self._own_tables(conn.player_id, private)
             mine = [t.summary() for t in own if t.status == WAITING]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from romme.server.lobby import UPDATE_BATCH, Lobby
 from romme.server.lobby_feed import LobbyFeed, LobbyView, Subscription
 from romme.server.lobby_share import LobbyShare, NodeLobby
 from romme.server.registry import Registry
+from romme.server.table import FINISHED, PLAYING, WAITING
 from romme.server.timers import ManualClock
 from romme.store.records import PlayerRecord
 
@@ -133,3 +135,33 @@ async def test_a_round_of_updates_gives_the_loop_turns_between_batches() -> None
     assert updated == [UPDATE_BATCH, 2 * UPDATE_BATCH, count]
     update = json.loads(conns[0].lobby_slot or "")
     assert update["type"] == "lobby_update" and update["online"] == count
+
+
+def test_the_lobby_round_skips_the_followers_of_running_games() -> None:
+    """``in_lobby_now`` gathers the running games' followers from the tables and
+    answers as ``in_lobby`` does for every connection."""
+    registry = Registry()
+    playing, waiting, free, gone = (_connection(i, f"p{i}") for i in range(1, 5))
+    for conn in (playing, waiting, free, gone):
+        registry.add(conn)
+    gone.closed = True
+    tables = {
+        1: SimpleNamespace(id=1, host_id=1, status=PLAYING, subscribers={playing: 0}),
+        2: SimpleNamespace(id=2, host_id=2, status=WAITING, subscribers={waiting: 0}),
+    }
+    for table_id, table in tables.items():
+        registry.tables[table_id] = table  # type: ignore[assignment]
+        for conn in table.subscribers:
+            conn.tables.add(table_id)
+
+    def agrees() -> set[Connection]:
+        now = registry.in_lobby_now()
+        assert set(now) == {
+            c for c in registry.connections if not c.closed and registry.in_lobby(c)
+        }
+        return set(now)
+
+    assert agrees() == {waiting, free}
+    tables[1].status = FINISHED
+    tables[2].status = PLAYING
+    assert agrees() == {playing, free}
