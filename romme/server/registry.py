@@ -154,7 +154,7 @@ class Registry:
         on a quiet machine, spread over 40 batches. The running games' followers
         are gathered from the tables instead (a table's followers and a
         connection's tables change together) and only the others are asked:
-        0.24 ms, and none of the 40 batches."""
+        0.24 ms, and as many batches as there are connections in the lobby."""
         at_play: set[Any] = set()
         for table in self.tables.values():
             if table.status == PLAYING:
