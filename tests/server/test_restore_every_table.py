@@ -158,15 +158,37 @@ async def _play_until(kind: Kind, moves: int, round_no: int = 1, may_end: bool =
 
 async def _settle(tables: list[Kind]) -> None:
     """Let what is in flight land: every open knock window closes (a draw held
-    for it is played then, a computer opponent may knock)."""
-    deadlines = [
-        timer["knock"]["deadline"]
-        for kind in tables
-        for client in kind.clients
-        if (timer := client.tables.get(kind.table, {}).get("timer")) and timer.get("knock")
-    ]
-    wait = max(deadlines, default=0) / 1000 - time.time()
-    await asyncio.sleep(max(0.0, wait) + 0.5)
+    for it is played then), and the computer opponents play until a person is to
+    move. A computer opponent's knock late in a window plays its turn at once and
+    opens a window of its own, so this waits again until a whole second went by
+    without a move and no window is open."""
+
+    def known() -> list[Any]:
+        return [
+            c.tables.get(kind.table, {}).get("version") for kind in tables for c in kind.clients
+        ]
+
+    def waits_for_a_computer(kind: Kind) -> bool:
+        state = kind.clients[0].tables.get(kind.table, {})
+        view = state.get("view")
+        if state.get("status") != "playing" or not view or view["phase"] not in ("draw", "play"):
+            return False
+        return view["current"] not in {c.tables[kind.table].get("my_seat") for c in kind.clients}
+
+    give_up = time.monotonic() + 60
+    while True:
+        before = known()
+        deadlines = [
+            timer["knock"]["deadline"]
+            for kind in tables
+            for client in kind.clients
+            if (timer := client.tables.get(kind.table, {}).get("timer")) and timer.get("knock")
+        ]
+        wait = max(deadlines, default=0) / 1000 - time.time()
+        await asyncio.sleep(max(0.0, wait) + 1.0)
+        if known() == before and not any(waits_for_a_computer(kind) for kind in tables):
+            return
+        assert time.monotonic() < give_up, "the tables did not come to rest in a minute"
 
 
 def _status(kind: Kind) -> str | None:
