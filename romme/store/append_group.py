@@ -1,11 +1,14 @@
 """Storing one group of appends in one transaction, as cheaply as each backend allows.
 
 A group is every append that arrived while the previous transaction ran
-(:class:`romme.store.action_log.AppendWriter`). Its transaction reads, in one
-query, each table's status, owner epoch and last stored version, judges each
-append on its own (:func:`judge`: refused ones store nothing and hold back no
-other), inserts the rows of the rest with one statement and commits. No ORM
-object is made per move: the rows are plain tuples or dictionaries.
+(:class:`romme.store.action_log.AppendWriter`). The usual group, every append
+following the last version stored, is written by one statement that checks
+each row itself and is undone whole if one fails. Any other group gets a
+transaction that reads, in one query, each table's status, owner epoch and last
+stored version, judges each append on its own (:func:`judge`: refused ones
+store nothing and hold back no other), inserts the rows of the rest with one
+statement and commits. No ORM object is made per move: the rows are plain
+tuples or dictionaries.
 
 Both backends tell the group's appends what became of them (:func:`tell`) the
 moment the commit is known, and also when the writer that waited for the group
@@ -15,17 +18,24 @@ reported as not stored.
 * **SQLite** (:mod:`romme.store.sqlite_appends`): the moves are streamed to
   the store's SQLite writer thread, which stores whatever came meanwhile as one
   group after the other.
-* **PostgreSQL** (:class:`PostgresGroups`): the same two statements on the
-  asyncpg connection the writer keeps for itself (asyncpg runs on the event loop
-  without threads), with SQL that never changes, so asyncpg prepares each once
-  (the tables' ids go in one array parameter, the rows in one pipelined
-  ``executemany``). SQLAlchemy's Core cost more CPU than the statements
-  themselves (its greenlet hops and bind processing per statement; an ``IN``
-  list and a multi-row ``VALUES`` whose SQL changed with the group's size). The
-  query takes a share lock on the tables' rows (``FOR SHARE``: a node that takes
-  one of these tables over, raising its epoch, waits for this commit, or this
-  query sees its new epoch). The transaction is a task of its own, so that
-  cancelling the writer never cuts a commit short.
+* **PostgreSQL** (:class:`PostgresGroups`): on the asyncpg connection the
+  writer keeps for itself (asyncpg runs on the event loop without threads), with
+  SQL that never changes, so asyncpg prepares each statement once. As on SQLite,
+  a group is first written by **one statement** in autocommit: an ``INSERT ...
+  SELECT`` from arrays of the rows' values (``unnest``) that checks each row as
+  :func:`judge` does and gives a failing row no table id, so that the whole
+  statement is undone. That is one round trip to the server where the
+  transaction takes four (``BEGIN``, the query, the inserts, ``COMMIT``), each
+  a wait for the server's process to get a core on a busy machine. A group it
+  refuses is written in that transaction: the query (the tables' ids in one
+  array parameter), the judge, the rows in one pipelined ``executemany``.
+  SQLAlchemy's Core cost more CPU than the statements themselves (its greenlet
+  hops and bind processing per statement; an ``IN`` list and a multi-row
+  ``VALUES`` whose SQL changed with the group's size). Both read the tables' rows
+  with a share lock (``FOR SHARE``: a node that takes one of these tables over,
+  raising its epoch, waits for this commit, or the read sees its new epoch). The
+  writing is a task of its own, so that cancelling the writer never cuts a
+  commit short.
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ __all__ = [
     "Append",
     "AppendQueue",
     "PostgresGroups",
+    "checked_rows",
     "judge",
     "not_stored",
     "tell",
@@ -163,6 +174,33 @@ def judge(
     return outcomes, rows
 
 
+def checked_rows(
+    group: list[Append], action_json: Callable[[Any], Any]
+) -> list[tuple[int, int, Any, int | None, int]] | None:
+    """The rows of ``group`` for the one statement that checks each row itself:
+    the table id, the version, the action as stored, the append's owner epoch
+    (``None``: not checked) and the version that must be the last one stored
+    before the group (or none stored yet, as in :func:`judge`). ``None`` if the
+    group is not one such a statement can judge: an append without actions
+    (nothing to check it by), appends of one table that do not follow each other."""
+    rows: list[tuple[int, int, Any, int | None, int]] = []
+    follows: dict[int, int] = {}
+    """Each table's version that its next append in the group must have."""
+    last_stored: dict[int, int] = {}
+    """Each table's version that must be the last one stored before the group."""
+    for append in group:
+        table_id, first = append.table_id, append.first_version
+        if not append.actions or follows.get(table_id, first) != first:
+            return None
+        stored = last_stored.setdefault(table_id, first - 1)
+        follows[table_id] = first + len(append.actions)
+        rows.extend(
+            (table_id, first + offset, action_json(action), append.epoch, stored)
+            for offset, action in enumerate(append.actions)
+        )
+    return rows
+
+
 def tell(group: list[Append], outcomes: list[Exception | None]) -> None:
     """Resolve each append's future with its outcome (``None``: stored); an append
     told already (or whose caller stopped waiting) is left as it is."""
@@ -209,6 +247,24 @@ class PostgresGroups:
             f"INSERT INTO {TableAction.__tablename__} "
             "(table_id, version, action, created_at) VALUES ($1, $2, $3, $4)"
         )
+        actions, tables = TableAction.__tablename__, GameTable.__tablename__
+        self._whole = (
+            f"INSERT INTO {actions} (table_id, version, action, created_at) "
+            "SELECT CASE WHEN t.status <> 'finished' "
+            "AND (r.epoch IS NULL OR r.epoch = t.owner_epoch) "
+            f"AND coalesce((SELECT max(a.version) FROM {actions} a "
+            "WHERE a.table_id = r.table_id), r.stored) = r.stored "
+            "THEN r.table_id END, r.version, r.action::json, $6 "
+            "FROM unnest($1::integer[], $2::integer[], $3::text[], $4::integer[], "
+            "$5::integer[]) AS r(table_id, version, action, epoch, stored) "
+            f"LEFT JOIN (SELECT id, status, owner_epoch FROM {tables} "
+            "WHERE id = ANY($1::integer[]) FOR SHARE) AS t ON t.id = r.table_id"
+        )
+        """The group's rows by one statement, each checked as :func:`judge` checks
+        it: the values are arrays of each row's table id, version, action, the
+        append's owner epoch (``NULL``: not checked) and the version that must be
+        the last one stored (or none stored yet); a row that fails gets no table
+        id, which the column refuses, and the whole statement is undone."""
 
     async def store(self, group: list[Append]) -> list[Exception | None]:
         """Store ``group`` in one transaction and tell its appends (see the module)."""
@@ -222,23 +278,48 @@ class PostgresGroups:
             raise
 
     async def _transaction(self, group: list[Append]) -> list[Exception | None]:
-        ids = sorted({append.table_id for append in group})
         driver = await self._kept.driver()
         try:
-            async with driver.transaction():
-                found = await driver.fetch(self._found, ids)
-                outcomes, rows = judge(group, (tuple(row) for row in found))
-                if rows:
-                    now, action_json = self._now(), self._action_json
-                    await driver.executemany(
-                        self._insert, [(t, v, action_json(a), now) for t, v, a in rows]
-                    )
+            if await self._insert_whole(driver, group):
+                outcomes: list[Exception | None] = [None] * len(group)
+            else:
+                outcomes = await self._insert_judged(driver, group)
         except asyncpg.PostgresError:  # the server refused: the connection is fine
             raise
         except BaseException:
             await self._kept.drop()
             raise
         tell(group, outcomes)
+        return outcomes
+
+    async def _insert_whole(self, driver: Any, group: list[Append]) -> bool:
+        """Store every append of ``group`` by one statement in autocommit, one round
+        trip to the server instead of four; ``False`` if a row failed its checks
+        (nothing was stored) or the group is not one the statement can judge (an
+        append without actions, appends of one table that do not follow each
+        other)."""
+        rows = checked_rows(group, self._action_json)
+        if rows is None:
+            return False
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        try:
+            await driver.execute(self._whole, *columns, self._now())
+        except asyncpg.IntegrityConstraintViolationError:  # judged one by one instead
+            return False
+        return True
+
+    async def _insert_judged(self, driver: Any, group: list[Append]) -> list[Exception | None]:
+        """Store ``group`` in a transaction that reads what the database holds of
+        its tables, judges each append on its own and inserts the rows of the rest."""
+        ids = sorted({append.table_id for append in group})
+        async with driver.transaction():
+            found = await driver.fetch(self._found, ids)
+            outcomes, rows = judge(group, (tuple(row) for row in found))
+            if rows:
+                now, action_json = self._now(), self._action_json
+                await driver.executemany(
+                    self._insert, [(t, v, action_json(a), now) for t, v, a in rows]
+                )
         return outcomes
 
     async def close(self) -> None:

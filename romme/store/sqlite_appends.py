@@ -43,7 +43,14 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from romme.store.append_group import Append, AppendQueue, judge, tell, version_conflict
+from romme.store.append_group import (
+    Append,
+    AppendQueue,
+    checked_rows,
+    judge,
+    tell,
+    version_conflict,
+)
 from romme.store.kept_connection import bind_processor
 from romme.store.models import GameTable, TableAction
 from romme.store.sqlite_writer import SqliteWriter, immediate
@@ -165,24 +172,12 @@ class SqliteAppends(AppendQueue):
         ``False`` if the group is not one such a statement can judge: an append
         without actions (nothing to check it by), appends of one table that do
         not follow each other, too many rows."""
-        values: list[object] = []
-        follows: dict[int, int] = {}
-        """Each table's version that its next append in the group must have."""
-        last_stored: dict[int, int] = {}
-        """Each table's version that must be the last one stored before the group."""
-        action_json = self._action_json
-        for append in group:
-            table_id, first = append.table_id, append.first_version
-            if not append.actions or follows.get(table_id, first) != first:
-                return False
-            stored = last_stored.setdefault(table_id, first - 1)
-            follows[table_id] = first + len(append.actions)
-            for offset, action in enumerate(append.actions):
-                values += (table_id, first + offset, action_json(action), append.epoch, stored)
-        rows = len(values) // 5
-        if rows > WHOLE_AT_MOST:
+        checked = checked_rows(group, self._action_json)
+        if checked is None or len(checked) > WHOLE_AT_MOST:
             return False
-        connection.execute(self._whole_statement(rows), [self._time_text(self._now()), *values])
+        values = [value for row in checked for value in row]
+        statement = self._whole_statement(len(checked))
+        connection.execute(statement, [self._time_text(self._now()), *values])
         return True
 
     def _whole_statement(self, rows: int) -> str:

@@ -18,6 +18,7 @@ from romme.engine.actions import Discard, Draw, NextRound, action_from_json
 from romme.engine.game import Game
 from romme.engine.rules import Rules
 from romme.store import Store, TableRecord
+from romme.store.action_log import AppendWriter
 from romme.store.sqlite_appends import HOLD_AT_MOST, SqliteAppends
 
 from .helpers import FAST_HASHER, FakeClock, refused, snapshot
@@ -304,77 +305,89 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
 
 
 async def traced_writes(store: Store) -> list[str]:
-    """The statements the SQLite writer thread's connection runs from now on."""
+    """The statements the group commit of moves runs from now on: on SQLite, those of
+    the writer thread's connection; on PostgreSQL, those of the connection the
+    appends keep for themselves (``BEGIN;`` and ``COMMIT;`` among them)."""
     statements: list[str] = []
-    await store._sqlite_writer.run(
-        lambda connection: connection.set_trace_callback(statements.append)
-    )
+    if isinstance(store._appends, SqliteAppends):
+        await store._sqlite_writer.run(
+            lambda connection: connection.set_trace_callback(statements.append)
+        )
+    else:
+        assert isinstance(store._appends, AppendWriter)
+        driver = await store._appends._groups._kept.driver()
+        driver.add_query_logger(lambda record: statements.append(record.query))
     return statements
 
 
+def _begins(statement: str) -> str:
+    """A statement's first word, in capitals and without a semicolon."""
+    return statement.split()[0].rstrip(";").upper()
+
+
 @pytest.mark.asyncio
-async def test_a_group_in_order_is_one_statement(tmp_path: Path, clock: FakeClock) -> None:
-    async with sqlite_store(tmp_path / "romme.db", clock) as store:
-        host = await store.create_guest("Anna")
-        rules = Rules.classic().to_json()
-        tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(8)]
-        await store.append_actions(tables[0], 1, [{"type": "next_round"}])
-        statements = await traced_writes(store)
-        before = store._appends.groups_committed
-        await asyncio.gather(
-            store.append_actions(tables[0], 2, [{"type": "draw", "seat": 0}]),
-            store.append_actions(tables[0], 3, [{"type": "discard", "n": 1}, {"type": "knock"}]),
-            *(store.append_actions(t, 1, [{"type": "next_round"}]) for t in tables[1:]),
+async def test_a_group_in_order_is_one_statement(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    rules = Rules.classic().to_json()
+    tables = [await store.create_table(host.id, SETTINGS, rules, SEATS, SEED) for _ in range(8)]
+    await store.append_actions(tables[0], 1, [{"type": "next_round"}])
+    await store._appends.drain()  # the writer counts that group after telling it
+    statements = await traced_writes(store)
+    before = store._appends.groups_committed
+    await asyncio.gather(
+        store.append_actions(tables[0], 2, [{"type": "draw", "seat": 0}]),
+        store.append_actions(tables[0], 3, [{"type": "discard", "n": 1}, {"type": "knock"}]),
+        *(store.append_actions(t, 1, [{"type": "next_round"}]) for t in tables[1:]),
+    )
+    inserts = [s for s in statements if s.startswith("INSERT INTO table_actions")]
+    # Every group was one INSERT in autocommit: no BEGIN, no read, no COMMIT.
+    assert len(inserts) == store._appends.groups_committed - before >= 1
+    assert not [s for s in statements if _begins(s) in ("BEGIN", "SELECT", "COMMIT")]
+    record = await store.get_table(tables[0])
+    assert record is not None
+    assert [a["type"] for a in record.actions] == ["next_round", "draw", "discard", "knock"]
+    for table_id in tables[1:]:
+        record = await store.get_table(table_id)
+        assert record is not None and record.actions == [{"type": "next_round"}]
+
+
+@pytest.mark.asyncio
+async def test_what_the_one_statement_refuses_is_judged(store: Store) -> None:
+    host, good = await new_table(store)
+    _, stored = await new_table(store, "Bert")
+    _, done = await new_table(store, "Cleo")
+    _, leased = await new_table(store, "Dora")
+    await store.append_actions(stored, 1, [{"type": "next_round"}])
+    await finish(store, done, host)
+    epoch = await store.claim_table(leased, "node-a", 10, epoch=0)
+    assert epoch is not None
+    statements = await traced_writes(store)
+    # Each refused append (table, first version, epoch) in a group with a good one.
+    refusals = [
+        ("version_conflict", stored, 1, None),  # stored already
+        ("version_conflict", stored, 3, None),  # a gap
+        ("game_over", done, 1, None),
+        ("no_such_table", 999, 1, None),
+        ("lease_lost", leased, 1, epoch + 1),
+    ]
+    for code, table_id, version, its_epoch in refusals:
+        del statements[:]
+        next_version = len(await actions_of(store, good)) + 1
+        outcomes = await asyncio.gather(
+            store.append_actions(good, next_version, [{}]),
+            store.append_actions(table_id, version, [{"type": "knock"}], epoch=its_epoch),
+            return_exceptions=True,
         )
-        inserts = [s for s in statements if s.startswith("INSERT INTO table_actions")]
-        # Every group was one INSERT in autocommit: no BEGIN, no read, no COMMIT.
-        assert len(inserts) == store._appends.groups_committed - before >= 1
-        assert not [s for s in statements if s.split()[0] in ("BEGIN", "SELECT", "COMMIT")]
-        record = await store.get_table(tables[0])
-        assert record is not None
-        assert [a["type"] for a in record.actions] == ["next_round", "draw", "discard", "knock"]
-        for table_id in tables[1:]:
-            record = await store.get_table(table_id)
-            assert record is not None and record.actions == [{"type": "next_round"}]
-
-
-@pytest.mark.asyncio
-async def test_what_the_one_statement_refuses_is_judged(tmp_path: Path, clock: FakeClock) -> None:
-    async with sqlite_store(tmp_path / "romme.db", clock) as store:
-        host, good = await new_table(store)
-        _, stored = await new_table(store, "Bert")
-        _, done = await new_table(store, "Cleo")
-        _, leased = await new_table(store, "Dora")
-        await store.append_actions(stored, 1, [{"type": "next_round"}])
-        await finish(store, done, host)
-        epoch = await store.claim_table(leased, "node-a", 10, epoch=0)
-        assert epoch is not None
-        statements = await traced_writes(store)
-        # Each refused append (table, first version, epoch) in a group with a good one.
-        refusals = [
-            ("version_conflict", stored, 1, None),  # stored already
-            ("version_conflict", stored, 3, None),  # a gap
-            ("game_over", done, 1, None),
-            ("no_such_table", 999, 1, None),
-            ("lease_lost", leased, 1, epoch + 1),
-        ]
-        for code, table_id, version, its_epoch in refusals:
-            del statements[:]
-            next_version = len(await actions_of(store, good)) + 1
-            outcomes = await asyncio.gather(
-                store.append_actions(good, next_version, [{}]),
-                store.append_actions(table_id, version, [{"type": "knock"}], epoch=its_epoch),
-                return_exceptions=True,
-            )
-            assert outcomes[0] is None
-            assert getattr(outcomes[1], "code", outcomes[1]) == code
-            # The one statement was tried, refused whole, and the group judged.
-            assert any(s.startswith("INSERT INTO table_actions") for s in statements)
-            assert "BEGIN IMMEDIATE" in statements
-        assert len(await actions_of(store, good)) == len(refusals)
-        assert await actions_of(store, stored) == [{"type": "next_round"}]
-        assert await actions_of(store, done) == []
-        assert await actions_of(store, leased) == []
+        assert outcomes[0] is None
+        assert getattr(outcomes[1], "code", outcomes[1]) == code
+        # The one statement was tried, refused whole, and the group judged in a
+        # transaction.
+        assert any(s.startswith("INSERT INTO table_actions") for s in statements)
+        assert "BEGIN" in [_begins(s) for s in statements]
+    assert len(await actions_of(store, good)) == len(refusals)
+    assert await actions_of(store, stored) == [{"type": "next_round"}]
+    assert await actions_of(store, done) == []
+    assert await actions_of(store, leased) == []
 
 
 async def actions_of(store: Store, table_id: int) -> list[dict[str, Any]]:
