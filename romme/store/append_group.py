@@ -258,13 +258,16 @@ class PostgresGroups:
             "FROM unnest($1::integer[], $2::integer[], $3::text[], $4::integer[], "
             "$5::integer[]) AS r(table_id, version, action, epoch, stored) "
             f"LEFT JOIN (SELECT id, status, owner_epoch FROM {tables} "
-            "WHERE id = ANY($1::integer[]) FOR SHARE) AS t ON t.id = r.table_id"
+            "WHERE id = ANY($1::integer[]) ORDER BY id FOR SHARE) AS t ON t.id = r.table_id"
         )
         """The group's rows by one statement, each checked as :func:`judge` checks
         it: the values are arrays of each row's table id, version, action, the
         append's owner epoch (``NULL``: not checked) and the version that must be
         the last one stored (or none stored yet); a row that fails gets no table
-        id, which the column refuses, and the whole statement is undone."""
+        id, which the column refuses, and the whole statement is undone. The
+        tables' rows are locked in the order of their ids, as in the judged
+        transaction's query, so that no two writers locking several of them wait
+        for each other in a circle."""
 
     async def store(self, group: list[Append]) -> list[Exception | None]:
         """Store ``group`` in one transaction and tell its appends (see the module)."""
