@@ -307,7 +307,7 @@ class PostgresGroups:
         columns = [list(column) for column in zip(*rows, strict=True)]
         try:
             await driver.execute(self._whole, *columns, self._now())
-        except asyncpg.IntegrityConstraintViolationError:  # judged one by one instead
+        except asyncpg.IntegrityConstraintViolationError:  # a row failed: the group is judged
             return False
         return True
 
