@@ -300,13 +300,11 @@ class Lobby:
             for t in registry.tables.values()
             if t.status == WAITING and (t.settings.access != "open" or t.id not in listed)
         ]
-        yielded = False
         for index, conn in enumerate(registry.in_lobby_now()):
             if index and index % UPDATE_BATCH == 0:
                 await asyncio.sleep(0)
-                yielded = True
             # Asked already, but the answer may have changed while others ran.
-            if yielded and (conn.closed or not registry.in_lobby(conn)):
+            if index >= UPDATE_BATCH and (conn.closed or not registry.in_lobby(conn)):
                 continue
             own = self._own_tables(conn.player_id, private)
             mine = [t.summary() for t in own if t.status == WAITING]
