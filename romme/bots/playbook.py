@@ -119,6 +119,33 @@ def goes_out_by_laying_off(rules: Rules, table: Sequence[Meld], loose: Sequence[
     return len(loose) - len(lay_off_plan(rules, table, loose)) <= 1
 
 
+CLOSE_CARDS = 3
+"""At a one-round table of three or four seats, a seat holding its melds back
+opens once an opponent is down to this many cards (:func:`keeps_melds_back`)."""
+
+
+def keeps_melds_back(
+    rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
+) -> bool:
+    """The plan of holding back at a one-round table (the expert's, and its own
+    seat's in its playouts): whether a seat that could open keeps its melds in
+    hand this turn. ``loose`` are its cards outside its melds, ``others`` the
+    hand counts of the other seats still in the round.
+
+    It opens when it can go out at once. Heads-up it opens for nothing else:
+    the one opponent goes out or not whatever the seat shows, and melds on the
+    table would only give it lay-offs and jokers. Against several opponents
+    the race is won by laying off onto their melds, so it also opens when the
+    table takes two of its loose cards, or an opponent is down to
+    :data:`CLOSE_CARDS` cards."""
+    if goes_out_by_laying_off(rules, table, loose):
+        return False
+    if len(others) < 2:
+        return True
+    fits = sum(1 for c in loose if not c.is_joker and any(m.lay_off_ends(c, rules) for m in table))
+    return fits < 2 and all(count > CLOSE_CARDS for count in others)
+
+
 def lay_off_options(view: SeatView, loose: Sequence[Card]) -> list[LayOff]:
     """Lay-offs of loose cards that fit the table, in the order to play them
     (each after the ones before). A loose joker is laid off only when that lets

@@ -24,7 +24,7 @@ from romme.bots.evaluate import (
     opening,
     partners_outs,
 )
-from romme.bots.playbook import goes_out_by_laying_off, lay_offs_worth_making
+from romme.bots.playbook import keeps_melds_back, lay_offs_worth_making
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
 from romme.engine.discards import discard_refusal
@@ -70,9 +70,10 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     arr = arrangement(hand, rules)
     if not game.opened[seat]:
         op = opening(hand, rules)
-        if op is not None and hold and not goes_out_by_laying_off(rules, game.melds, arr.left):
-            # Holding back: open only to go out in this very turn.
-            op = None
+        if op is not None and hold:
+            others = [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
+            if keeps_melds_back(rules, game.melds, arr.left, others):
+                op = None
         if op is not None:
             laid = _trimmed(game, seat, op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
@@ -158,10 +159,11 @@ def playout(
     turns: int | None = None,
 ) -> None:
     """Play the current round of ``game`` to its end with the playout policy
-    (nobody knocks). Seats in ``holders`` keep their melds in hand until they
-    can go out in one turn. With ``turns``, stop early once that many more turns
-    per active seat have begun (the round may still be running: see
-    :func:`judge`). ``game`` is changed in place."""
+    (nobody knocks). Seats in ``holders`` keep their melds in hand as the
+    expert does (:func:`~romme.bots.playbook.keeps_melds_back`). With
+    ``turns``, stop early once that many more turns per active seat have begun
+    (the round may still be running: see :func:`judge`). ``game`` is changed in
+    place."""
     draws_left = None if turns is None else turns * sum(1 for a in game.active if a)
     # Cards everyone has seen leave the pool of partners; the rest is what a seat
     # may still hope for (a shared approximation: cheap and good enough here).

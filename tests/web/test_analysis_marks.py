@@ -70,7 +70,7 @@ def test_every_reason_has_a_text_in_every_language() -> None:
 
 
 def test_marks_of_a_real_analysis_render_in_five_languages(server: str, new_context: Any) -> None:
-    analyses = [analysed_game(0), analysed_game(1)]
+    analyses = [analysed_game(0), analysed_game(2)]
     all_marks = [m for a in analyses for m in a["marks"]]
     assert len(all_marks) >= 2, "these games are chosen for their marks"
     page = new_context("analysis-marks")

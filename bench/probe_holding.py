@@ -1,0 +1,129 @@
+"""Probes of the plan of holding melds back at one-round tables, without search.
+
+    python bench/probe_holding.py [--close 3] [--fits 2] [--keep-new]
+                                  [--against strong] [--seats 2]
+                                  [--games 2000] [--seed 1]
+
+The expert's edge at single rounds is a plan (``romme.bots.playbook.keeps_melds_back``):
+it keeps its melds in hand instead of opening at once. Its search is costly to
+measure, the plan is not: this plays the strong level with only its opening
+changed to a variant of that plan, as a level of its own (``plan``), against
+``--against`` at every other seat (``--seats`` 2 to 4), seat-rotated, classic
+single rounds. The variant holds an opening back unless the seat can go out at
+once, or ``--fits`` (0: never) of its loose cards fit the table, or an opponent
+is down to ``--close`` cards (0: never); with ``--keep-new`` it also keeps new
+melds in hand once it has opened, until it can go out. The deals and bot seeds
+are those of ``bench/bench_bots.py`` with the same ``--seed`` and seat count,
+so a probe and the levels' own figures differ by the change alone.
+
+The expert's plan is ``--close 0 --fits 0`` heads-up and ``--close 3 --fits 2``
+against several opponents (docs/bots.md, "Probes of the plan").
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from romme.bots import _CLASSES, is_level
+from romme.bots.base import Decision
+from romme.bots.evaluate import arrangement, fits_table
+from romme.bots.playbook import can_lay_all, exchange_options, lay_off_options
+from romme.bots.strong import Context, StrongBot
+from romme.bots.tournament import run_tournament
+from romme.engine.rules import Rules
+from romme.engine.solver import Arrangement
+from romme.engine.view import SeatView
+
+LEVEL = "plan"
+"""The probed variant's level name (registered in this process only)."""
+
+
+def plan_level(close: int, fits: int, keep_new: bool) -> type[StrongBot]:
+    """The strong level with its opening at single rounds replaced by the variant."""
+
+    class PlanBot(StrongBot):
+        level = LEVEL
+
+        def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
+            if not ctx.single_round:
+                return super().should_hold(view, ctx, opener)
+            seat = view.seat
+            assert seat is not None
+            arr = arrangement(view.hand, view.rules)
+            if can_lay_all(view, arr):
+                return False
+            loose = [c for c in arr.left if not c.is_joker]
+            if fits and sum(1 for c in loose if fits_table(c, view.melds, view.rules)) >= fits:
+                return False
+            others = [
+                view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]
+            ]
+            return all(count > close for count in others)
+
+        def play(self, view: SeatView, rng: random.Random) -> Decision:
+            seat = view.seat
+            assert seat is not None
+            ctx = self.context(view)
+            if keep_new and ctx.single_round and view.opened[seat]:
+                arr = arrangement(view.hand, view.rules)
+                if not can_lay_all(view, arr):
+                    # Exchanges and lay-offs as ever, but no new meld goes down.
+                    swaps = exchange_options(view, arr.left)
+                    if swaps:
+                        return Decision(swaps[0], f"take the joker for {swaps[0].card}")
+                    offs = lay_off_options(view, arr.left)
+                    if offs:
+                        return Decision(offs[0], f"lay off {offs[0].card}")
+                    return self.discard(view, ctx, rng)
+            return super().play(view, rng)
+
+    return PlanBot
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--close", type=int, default=3, help="open once an opponent has this many cards (0: never)"
+    )
+    parser.add_argument(
+        "--fits",
+        type=int,
+        default=2,
+        help="open once this many loose cards fit the table (0: never)",
+    )
+    parser.add_argument(
+        "--keep-new", action="store_true", help="once opened, keep new melds in hand"
+    )
+    parser.add_argument("--against", default="strong", help="the level at every other seat")
+    parser.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not is_level(args.against):
+        parser.error(f"unknown level {args.against!r}")
+    # Registered in this process only, so the games are played in it (no --jobs),
+    # and only while they are.
+    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new)  # type: ignore[assignment]
+    lineup = [LEVEL, *[args.against] * (args.seats - 1)]
+    try:
+        result = run_tournament(Rules.classic(point_limit=1), lineup, args.games, seed=args.seed)
+    finally:
+        del _CLASSES[LEVEL]
+    print(result.report())
+    s = result.stats[LEVEL]
+    low, high = s.interval()
+    print(
+        f"plan (close {args.close}, fits {args.fits}{', keep new' if args.keep_new else ''}) "
+        f"vs {args.seats - 1} {args.against}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
+        f"over {result.games} games (an equal player wins {1 / args.seats:.0%})"
+    )
+
+
+if __name__ == "__main__":
+    main()
