@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from romme.bots import Bot, make_bot
+from romme.bots.expert import ExpertBot
 from romme.bots.playbook import CLOSE_CARDS, keeps_melds_back
 from romme.engine.actions import Discard, Lay
 from romme.engine.cards import parse_cards
@@ -108,3 +109,14 @@ def test_the_probe_runs(capsys: pytest.CaptureFixture[str]) -> None:
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("plan (close 0, fits 0) vs 1 strong: ")
     assert last.endswith("over 4 games (an equal player wins 50%)")
+
+
+def test_the_expert_searches_everywhere_but_heads_up_at_one_round_tables() -> None:
+    expert = ExpertBot(1)
+    heads_up = opening_to_play(2).view_for(0)
+    four = opening_to_play(4).view_for(0)
+    assert not expert.searches(heads_up, expert.context(heads_up))
+    assert expert.searches(four, expert.context(four))
+    match = arranged(Rules.classic(), [OWN, OTHERS[0]], melds=TABLE, opened=[1], drawn=True)
+    view = match.view_for(0)
+    assert expert.searches(view, expert.context(view))
