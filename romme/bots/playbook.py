@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from romme.bots.evaluate import arrangement, without
+from romme.bots.evaluate import arrangement, fits_table, without
 from romme.bots.knowledge import Knowledge
 from romme.engine.actions import ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card
@@ -142,7 +142,7 @@ def keeps_melds_back(
         return False
     if len(others) < 2:
         return True
-    fits = sum(1 for c in loose if not c.is_joker and any(m.lay_off_ends(c, rules) for m in table))
+    fits = sum(1 for c in loose if not c.is_joker and fits_table(c, table, rules))
     return fits < 2 and all(count > CLOSE_CARDS for count in others)
 
 
