@@ -1,6 +1,7 @@
 """Probes of the plan of holding melds back at one-round tables, without search.
 
     python bench/probe_holding.py [--close 3] [--fits 2] [--keep-new]
+                                  [--style NAME=VALUE ...]
                                   [--against strong] [--seats 2]
                                   [--games 2000] [--seed 1]
 
@@ -12,7 +13,9 @@ changed to a variant of that plan, as a level of its own (``plan``), against
 single rounds. The variant holds an opening back unless the seat can go out at
 once, or ``--fits`` (0: never) of its loose cards fit the table, or an opponent
 is down to ``--close`` cards (0: never); with ``--keep-new`` it also keeps new
-melds in hand once it has opened, until it can go out. The deals and bot seeds
+melds in hand once it has opened, until it can go out. ``--style NAME=VALUE``
+(repeatable) changes a weight of the variant's judgement, a field of
+``romme.bots.evaluate.Style`` (e.g. ``risk_weight=1.2``). The deals and bot seeds
 are those of ``bench/bench_bots.py`` with the same ``--seed`` and seat count,
 so a probe and the levels' own figures differ by the change alone.
 
@@ -25,15 +28,22 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from romme.bots import _CLASSES, is_level
 from romme.bots.base import Decision
-from romme.bots.evaluate import arrangement, fits_table
-from romme.bots.playbook import can_lay_all, exchange_options, lay_off_options
+from romme.bots.evaluate import Style, arrangement
+from romme.bots.playbook import (
+    HoldingPlan,
+    can_lay_all,
+    exchange_options,
+    keeps_melds_back,
+    lay_off_options,
+)
 from romme.bots.strong import Context, StrongBot
 from romme.bots.tournament import run_tournament
 from romme.engine.rules import Rules
@@ -44,11 +54,18 @@ LEVEL = "plan"
 """The probed variant's level name (registered in this process only)."""
 
 
-def plan_level(close: int, fits: int, keep_new: bool) -> type[StrongBot]:
-    """The strong level with its opening at single rounds replaced by the variant."""
+def plan_level(
+    close: int, fits: int, keep_new: bool, weights: Mapping[str, float] | None = None
+) -> type[StrongBot]:
+    """The strong level with its opening at single rounds replaced by the
+    variant, and its judgement's ``weights`` (fields of
+    :class:`~romme.bots.evaluate.Style`) changed as given."""
+    plan = HoldingPlan(close=close, fits=fits)
+    judgement = replace(StrongBot.style, **(weights or {}))
 
     class PlanBot(StrongBot):
         level = LEVEL
+        style = judgement
 
         def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
             if not ctx.single_round:
@@ -56,15 +73,10 @@ def plan_level(close: int, fits: int, keep_new: bool) -> type[StrongBot]:
             seat = view.seat
             assert seat is not None
             arr = arrangement(view.hand, view.rules)
-            if can_lay_all(view, arr):
-                return False
-            loose = [c for c in arr.left if not c.is_joker]
-            if fits and sum(1 for c in loose if fits_table(c, view.melds, view.rules)) >= fits:
-                return False
             others = [
                 view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]
             ]
-            return all(count > close for count in others)
+            return keeps_melds_back(view.rules, view.melds, arr.left, others, plan)
 
         def play(self, view: SeatView, rng: random.Random) -> Decision:
             seat = view.seat
@@ -86,6 +98,23 @@ def plan_level(close: int, fits: int, keep_new: bool) -> type[StrongBot]:
     return PlanBot
 
 
+def parse_weights(parser: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, float]:
+    """``--style NAME=VALUE`` options as weights of the judgement (any field of
+    :class:`~romme.bots.evaluate.Style` but ``draws_left``, which each decision
+    works out anew)."""
+    names = {f.name for f in fields(Style)} - {"draws_left"}
+    weights: dict[str, float] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in names:
+            parser.error(f"--style: {name!r} is not one of {', '.join(sorted(names))}")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            parser.error(f"--style: {item!r} needs a number after '='")
+    return weights
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -100,6 +129,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--keep-new", action="store_true", help="once opened, keep new melds in hand"
     )
+    parser.add_argument(
+        "--style",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a weight of the variant's judgement (a field of romme.bots.evaluate.Style)",
+    )
     parser.add_argument("--against", default="strong", help="the level at every other seat")
     parser.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=2000)
@@ -107,9 +143,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not is_level(args.against):
         parser.error(f"unknown level {args.against!r}")
+    weights = parse_weights(parser, args.style)
     # Registered in this process only, so the games are played in it (no --jobs),
     # and only while they are.
-    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new)  # type: ignore[assignment]
+    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new, weights)  # type: ignore[assignment]
     lineup = [LEVEL, *[args.against] * (args.seats - 1)]
     try:
         result = run_tournament(Rules.classic(point_limit=1), lineup, args.games, seed=args.seed)
@@ -119,7 +156,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     s = result.stats[LEVEL]
     low, high = s.interval()
     print(
-        f"plan (close {args.close}, fits {args.fits}{', keep new' if args.keep_new else ''}) "
+        f"plan (close {args.close}, fits {args.fits}{', keep new' if args.keep_new else ''}"
+        f"{''.join(f', {name} {value:g}' for name, value in weights.items())}) "
         f"vs {args.seats - 1} {args.against}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
         f"over {result.games} games (an equal player wins {1 / args.seats:.0%})"
     )

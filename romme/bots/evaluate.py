@@ -149,6 +149,12 @@ class Style:
     """The same before the seat has opened."""
     joker_keep: float = 3.0
     """Holding a joker loose is worth this much (jokers are never thrown lightly)."""
+    risk_weight: float = 0.6
+    """What feeding the next player costs, in loose cards, for a card it surely
+    uses (:func:`romme.bots.playbook.feed_risk` gives how sure)."""
+    take_margin: float = 0.3
+    """How much better the hand must get before the seat shows interest in the
+    top card of the discard pile."""
 
 
 def hand_score(

@@ -28,10 +28,10 @@ from collections.abc import Sequence
 
 from romme.bots.base import Decision
 from romme.bots.evaluate import arrangement, opening
-from romme.bots.playbook import can_lay_all, keeps_melds_back, lay_melds
+from romme.bots.playbook import keeps_melds_back, lay_melds
 from romme.bots.rollout import judge, playout, utility
 from romme.bots.sampler import sample_game
-from romme.bots.strong import TAKE_MARGIN, Context, StrongBot, rank_discards
+from romme.bots.strong import Context, StrongBot, rank_discards
 from romme.engine.actions import Discard, Draw, Knock
 from romme.engine.errors import IllegalAction, InvalidMeld
 from romme.engine.solver import Arrangement
@@ -155,8 +155,6 @@ class ExpertBot(StrongBot):
         if not self.holds_back(ctx):
             return super().should_hold(view, ctx, opener)
         arr = arrangement(view.hand, view.rules)
-        if can_lay_all(view, arr):
-            return False
         others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
         return keeps_melds_back(view.rules, view.melds, arr.left, others)
 
@@ -172,7 +170,7 @@ class ExpertBot(StrongBot):
             return strong
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
-        if gain < TAKE_MARGIN - 0.5:
+        if gain < ctx.style.take_margin - 0.5:
             return strong
         knock = Decision(Knock(seat), f"knock: {top} is worth a free turn")
         candidates: list[Decision | None] = [strong, None] if strong is not None else [None, knock]
@@ -188,7 +186,7 @@ class ExpertBot(StrongBot):
             return decision
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
-        if abs(gain - TAKE_MARGIN) > 0.8:
+        if abs(gain - ctx.style.take_margin) > 0.8:
             return decision
         take = Decision(Draw(seat, "discard"), f"take {top}: it pays in the long run")
         stock = Decision(Draw(seat, "stock"), f"draw from the stock: {top} is not worth showing")

@@ -7,6 +7,7 @@ These helpers only propose; each level decides whether and when to use them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from romme.bots.evaluate import arrangement, fits_table, without
 from romme.bots.knowledge import Knowledge
@@ -19,10 +20,15 @@ from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
 
 __all__ = [
+    "HEADS_UP",
+    "SEVERAL",
+    "HoldingPlan",
     "can_lay_all",
     "exchange_options",
     "feed_risk",
     "goes_out_by_laying_off",
+    "holding_plan",
+    "keeps_melds_back",
     "lay_melds",
     "lay_off_options",
     "lay_off_plan",
@@ -124,26 +130,55 @@ CLOSE_CARDS = 3
 opens once an opponent is down to this many cards (:func:`keeps_melds_back`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HoldingPlan:
+    """When a seat that holds its melds back at a one-round table opens after
+    all, besides going out at once (:func:`keeps_melds_back`)."""
+
+    close: int
+    """Once an opponent is down to this many cards (0: never for that)."""
+    fits: int
+    """Once this many of its loose natural cards fit the table (0: never for that)."""
+
+
+HEADS_UP = HoldingPlan(close=0, fits=0)
+"""Heads-up: only to go out. The one opponent goes out or not whatever the
+seat shows, and melds on the table would only give it lay-offs and jokers."""
+SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2)
+"""Against several opponents the race is won by laying off onto their melds:
+also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards."""
+
+
+def holding_plan(opponents: int) -> HoldingPlan:
+    """The expert's plan for this many opponents still in the round
+    (the probes behind it are in docs/bots.md, "Probes of the plan")."""
+    return HEADS_UP if opponents < 2 else SEVERAL
+
+
 def keeps_melds_back(
-    rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
+    rules: Rules,
+    table: Sequence[Meld],
+    loose: Sequence[Card],
+    others: Sequence[int],
+    plan: HoldingPlan | None = None,
 ) -> bool:
     """The plan of holding back at a one-round table (the expert's, and its own
     seat's in its playouts): whether a seat that could open keeps its melds in
     hand this turn. ``loose`` are its cards outside its melds, ``others`` the
-    hand counts of the other seats still in the round.
+    hand counts of the other seats still in the round, ``plan`` the triggers
+    (by default :func:`holding_plan` for that many opponents).
 
-    It opens when it can go out at once. Heads-up it opens for nothing else:
-    the one opponent goes out or not whatever the seat shows, and melds on the
-    table would only give it lay-offs and jokers. Against several opponents
-    the race is won by laying off onto their melds, so it also opens when the
-    table takes two of its loose cards, or an opponent is down to
-    :data:`CLOSE_CARDS` cards."""
+    It opens when it can go out at once (every loose card but the discard
+    fits the table, which includes a hand of melds only), else when a trigger
+    of the plan fires."""
     if goes_out_by_laying_off(rules, table, loose):
         return False
-    if len(others) < 2:
-        return True
-    fits = sum(1 for c in loose if not c.is_joker and fits_table(c, table, rules))
-    return fits < 2 and all(count > CLOSE_CARDS for count in others)
+    plan = plan if plan is not None else holding_plan(len(others))
+    if plan.fits:
+        fits = sum(1 for c in loose if not c.is_joker and fits_table(c, table, rules))
+        if fits >= plan.fits:
+            return False
+    return not (plan.close and any(count <= plan.close for count in others))
 
 
 def lay_off_options(view: SeatView, loose: Sequence[Card]) -> list[LayOff]:

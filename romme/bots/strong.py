@@ -47,10 +47,6 @@ from romme.engine.view import SeatView
 
 __all__ = ["Context", "StrongBot", "rank_discards"]
 
-RISK_WEIGHT = 0.6
-"""What feeding the next player costs, in loose cards, for a card it surely uses."""
-TAKE_MARGIN = 0.3
-"""How much better the hand must get before the bot shows interest in the top card."""
 EXCHANGE_VALUE = 1.0
 """A loose natural card that can take a joker off the table, where the joker goes
 to the hand (classic): worth this much, in loose cards, once the seat has opened
@@ -124,7 +120,7 @@ def rank_discards(view: SeatView, ctx: Context) -> list[tuple[float, Card]]:
     for card in options:
         rest = without(view.hand, card)
         value = score_hand(view, ctx, rest, arrangement(rest, rules))
-        value -= RISK_WEIGHT * feed_risk(view, ctx.know, card)
+        value -= ctx.style.risk_weight * feed_risk(view, ctx.know, card)
         ranked.append((value, card))
     ranked.sort(key=lambda item: (-item[0], -card_penalty(item[1], rules), item[1].code))
     return ranked
@@ -146,7 +142,7 @@ class StrongBot(BaseBot):
             return None
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
-        if top.is_joker or gain > TAKE_MARGIN + 0.4:
+        if top.is_joker or gain > ctx.style.take_margin + 0.4:
             return Decision(Knock(seat), f"knock: {top} is worth a free turn")
         return None
 
@@ -167,7 +163,7 @@ class StrongBot(BaseBot):
                 continue
             rest = without(with_top, card)
             value = score_hand(view, ctx, rest, arrangement(rest, rules))
-            best = max(best, value - RISK_WEIGHT * feed_risk(view, ctx.know, card))
+            best = max(best, value - ctx.style.risk_weight * feed_risk(view, ctx.know, card))
         return best - now
 
     def draw(self, view: SeatView, rng: random.Random) -> Decision:
@@ -180,7 +176,7 @@ class StrongBot(BaseBot):
             return Decision(Draw(seat, "discard"), "take the joker")
         ctx = self.context(view)
         gain = self.take_gain(view, ctx, top)
-        if gain > TAKE_MARGIN:
+        if gain > ctx.style.take_margin:
             if _melds(view.hand, top, view):
                 why = "it completes a meld"
             elif view.rules.joker_exchange_to_hand and frees_joker(top, view):

@@ -18,7 +18,14 @@ import pytest
 
 from romme.bots import Bot, make_bot
 from romme.bots.expert import ExpertBot
-from romme.bots.playbook import CLOSE_CARDS, keeps_melds_back
+from romme.bots.playbook import (
+    CLOSE_CARDS,
+    HEADS_UP,
+    SEVERAL,
+    HoldingPlan,
+    holding_plan,
+    keeps_melds_back,
+)
 from romme.engine.actions import Discard, Lay
 from romme.engine.cards import parse_cards
 from romme.engine.game import Game
@@ -83,6 +90,28 @@ def test_keeps_melds_back(loose: str, others: list[int], keeps: bool) -> None:
     assert keeps_melds_back(SINGLE_ROUND, melds, parse_cards(loose), others) is keeps
 
 
+@pytest.mark.parametrize(
+    ("plan", "others", "keeps"),
+    [
+        pytest.param(SEVERAL, [3], False, id="heads-up with the plan for several"),
+        pytest.param(HEADS_UP, [9, 2, 9], True, id="several with the heads-up plan"),
+        pytest.param(HoldingPlan(close=0, fits=3), [9, 9, 9], True, id="two fits of three"),
+        pytest.param(HoldingPlan(close=5, fits=0), [9, 5], False, id="an opponent at five"),
+    ],
+)
+def test_keeps_melds_back_by_a_given_plan(
+    plan: HoldingPlan, others: list[int], keeps: bool
+) -> None:
+    melds = table("5S 6S 7S", "8C 8H 8S")
+    loose = parse_cards("2S 5D 9C 4S 8D")
+    assert keeps_melds_back(SINGLE_ROUND, melds, loose, others, plan) is keeps
+
+
+def test_the_plan_by_number_of_opponents() -> None:
+    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0)
+    assert holding_plan(2) == holding_plan(3) == SEVERAL == HoldingPlan(close=CLOSE_CARDS, fits=2)
+
+
 def load_probe() -> Any:
     spec = importlib.util.spec_from_file_location("probe", ROOT / "bench/probe_holding.py")
     assert spec is not None and spec.loader is not None
@@ -92,16 +121,14 @@ def load_probe() -> Any:
 
 
 @pytest.mark.parametrize(
-    ("seats", "close", "fits"), [(2, 0, 0), (4, CLOSE_CARDS, 2)], ids=["heads-up", "four seats"]
+    ("seats", "plan"), [(2, HEADS_UP), (4, SEVERAL)], ids=["heads-up", "four seats"]
 )
-def test_the_probe_plays_the_expert_plan_with_its_settings(
-    seats: int, close: int, fits: int
-) -> None:
+def test_the_probe_plays_the_expert_plan_with_its_settings(seats: int, plan: HoldingPlan) -> None:
     """bench/probe_holding.py with the settings docs/bots.md gives for the
     expert's plan decides as the expert without search does."""
-    plan = load_probe().plan_level(close, fits, keep_new=False)(1)
+    probe = load_probe().plan_level(plan.close, plan.fits, keep_new=False)(1)
     view = opening_to_play(seats).view_for(0)
-    assert type(plan.decide(view)) is type(expert_without_search().decide(view))
+    assert type(probe.decide(view)) is type(expert_without_search().decide(view))
 
 
 def test_the_probe_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,6 +136,26 @@ def test_the_probe_runs(capsys: pytest.CaptureFixture[str]) -> None:
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("plan (close 0, fits 0) vs 1 strong: ")
     assert last.endswith("over 4 games (an equal player wins 50%)")
+
+
+def test_the_probe_changes_the_judgement_s_weights(capsys: pytest.CaptureFixture[str]) -> None:
+    probe = load_probe()
+    plan = probe.plan_level(0, 0, keep_new=False, weights={"risk_weight": 1.2})(1)
+    assert plan.style.risk_weight == 1.2
+    assert plan.style.take_margin == make_bot("strong", 1).style.take_margin  # type: ignore[attr-defined]
+    probe.main(["--style", "risk_weight=1.2", "--games", "4", "--seed", "3"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("plan (close 3, fits 2, risk_weight 1.2) vs 1 strong: ")
+
+
+@pytest.mark.parametrize("item", ["draws_left=3", "nerve=1", "risk_weight=high"])
+def test_the_probe_refuses_a_weight_it_does_not_know(
+    item: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        load_probe().main(["--style", item, "--games", "4"])
+    assert stop.value.code == 2
+    assert "--style" in capsys.readouterr().err
 
 
 def test_the_expert_searches_everywhere_but_heads_up_at_one_round_tables() -> None:
