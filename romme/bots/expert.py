@@ -93,7 +93,7 @@ class ExpertBot(StrongBot):
         knock go)."""
         seat = view.seat
         assert seat is not None
-        if len(candidates) < 2 or self.playouts <= 0 or not self.searches(view, ctx):
+        if len(candidates) < 2 or not self.may_search(view, ctx):
             return 0
         worlds = max(2, self.playouts // len(candidates))
         holders = frozenset({seat}) if self.holds_back(ctx) else frozenset()
@@ -128,6 +128,12 @@ class ExpertBot(StrongBot):
             if mean > best_mean and mean > CONFIDENCE * error:
                 best, best_mean = i, mean
         return best
+
+    def may_search(self, view: SeatView, ctx: Context) -> bool:
+        """Whether this decision may be searched at all (it has playouts, and
+        :meth:`searches`): if not, the expert plays the strong judgement's move
+        (with its own plan) without working out the candidates."""
+        return self.playouts > 0 and self.searches(view, ctx)
 
     def searches(self, view: SeatView, ctx: Context) -> bool:
         """Whether the search may overrule the judgement here: everywhere but
@@ -166,9 +172,9 @@ class ExpertBot(StrongBot):
         if seat is None or top is None:
             return None
         strong = super().knock(view, rng)
-        if top.is_joker:
-            return strong
         ctx = self.context(view)
+        if top.is_joker or not self.may_search(view, ctx):
+            return strong
         gain = self.take_gain(view, ctx, top)
         if gain < ctx.style.take_margin - 0.5:
             return strong
@@ -185,6 +191,8 @@ class ExpertBot(StrongBot):
         if seat is None or top is None or top.is_joker:
             return decision
         ctx = self.context(view)
+        if not self.may_search(view, ctx):
+            return decision
         gain = self.take_gain(view, ctx, top)
         if abs(gain - ctx.style.take_margin) > 0.8:
             return decision
@@ -205,6 +213,8 @@ class ExpertBot(StrongBot):
         assert seat is not None
         decision = super().play(view, rng)
         ctx = self.context(view)
+        if not self.may_search(view, ctx):
+            return decision
         if not view.opened[seat]:
             opener = opening(view.hand, view.rules)
             if opener is not None:
