@@ -32,6 +32,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+BIND_TRIES = 3
+"""How many ports a test server is started on before its start counts as failed."""
+
+
+class PortTaken(Exception):
+    """The server could not bind its port: another process took it meanwhile."""
+
+
 class ServerProcess:
     """``python -m romme serve`` on a free loopback port."""
 
@@ -63,7 +71,18 @@ class ServerProcess:
 
     def start(self, timeout: float = 90.0) -> ServerProcess:
         """Start the server and wait until it answers ``/healthz`` (on a loaded
-        machine its imports, migrations and bot workers may take half a minute)."""
+        machine its imports, migrations and bot workers may take half a minute).
+        The port was free when chosen, but another process may take it before the
+        server binds it (seconds later, after its start-up): then the server is
+        started again on another free port, up to :data:`BIND_TRIES` times."""
+        for _ in range(BIND_TRIES - 1):
+            try:
+                return self._start_once(timeout)
+            except PortTaken:
+                self.port = free_port()
+        return self._start_once(timeout)
+
+    def _start_once(self, timeout: float) -> ServerProcess:
         env = {**os.environ, "ROMME_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it
@@ -92,7 +111,10 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.logs()[-3000:]}")
+                logs = self.logs()
+                if f"address ('127.0.0.1', {self.port}): address already in use" in logs:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited: {logs[-3000:]}")
             try:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
