@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot, start_server, stop_server
-from tests.web.ui import draw_and_discard, login_guest, new_game, table_state, view, wait_for
+from tests.web.ui import (
+    draw_and_discard,
+    login_guest,
+    new_game,
+    open_own_info,
+    table_state,
+    view,
+    wait_for,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "romme" / "web"
 LANGS = ["en", "de", "pt", "es", "nl"]
@@ -265,8 +273,7 @@ def test_every_screen_in_every_language(server: str, new_context: Any) -> None:
     every_language(page, "new game", new_game_dialog)
 
     def player_info(lang: str) -> None:
-        page.click("#player-list .player-link")
-        page.wait_for_selector(".info-stats")
+        open_own_info(page, "Lingo")
         page.keyboard.press("Escape")
 
     every_language(page, "player info", player_info)

@@ -13,7 +13,7 @@ from typing import Any
 from tests.web.conftest import shot
 from tests.web.test_i18n import LANGS, catalog, missing, switch
 from tests.web.test_summary import over_the_limit, round_over_view, show
-from tests.web.ui import login_guest
+from tests.web.ui import login_guest, open_own_info
 
 WIDE = {"width": 1366, "height": 800}
 NARROW = {"width": 360, "height": 740}
@@ -138,7 +138,7 @@ def test_every_label_fits_in_every_language(server: str, new_context: Any) -> No
     fit.check("new game", lambda: page.click("#new-game"), escape(page))
     fit.check(
         "player info",
-        lambda: (page.click("#player-list .player-link"), page.wait_for_selector(".info-stats")),
+        lambda: open_own_info(page, "Breite"),
         escape(page),
     )
 

@@ -96,6 +96,15 @@ def login_guest(page: Any, base: str, nickname: str) -> None:
     in_lobby(page)
 
 
+def open_own_info(page: Any, nickname: str) -> None:
+    """Open the lobby's info dialog of ``nickname`` (the page's own player) and wait
+    for its statistics. Not the list's first player: on a server that earlier tests
+    shared, that may be a guest who has just left, and whose name is released."""
+    page.click(f"#player-list .player-link:has-text('{nickname}')")
+    page.wait_for_selector(".info-stats, .player-info .form-error")
+    assert page.locator(".player-info .form-error").count() == 0, page.inner_text(".player-info")
+
+
 def enter(page: Any, tab: str, nickname: str, password: str) -> None:
     """Fill and send the entry form's ``tab`` ("login" or "register")."""
     page.click(f"#entry-tab-{tab}")
