@@ -1,6 +1,6 @@
 """Probes of the plan of holding melds back at one-round tables, without search.
 
-    python bench/probe_holding.py [--close 3] [--fits 2] [--keep-new]
+    python bench/probe_holding.py [--close 3] [--fits 2] [--jokers] [--keep-new]
                                   [--style NAME=VALUE ...]
                                   [--against strong] [--seats 2]
                                   [--games 2000] [--seed 1]
@@ -12,14 +12,15 @@ changed to a variant of that plan, as a level of its own (``plan``), against
 ``--against`` at every other seat (``--seats`` 2 to 4), seat-rotated, classic
 single rounds. The variant holds an opening back unless the seat can go out at
 once, or ``--fits`` (0: never) of its loose cards fit the table, or an opponent
-is down to ``--close`` cards (0: never); with ``--keep-new`` it also keeps new
+is down to ``--close`` cards (0: never), or (``--jokers``) a loose natural card
+can take a joker off the table; with ``--keep-new`` it also keeps new
 melds in hand once it has opened, until it can go out. ``--style NAME=VALUE``
 (repeatable) changes a weight of the variant's judgement, a field of
 ``romme.bots.evaluate.Style`` (e.g. ``risk_weight=1.2``). The deals and bot seeds
 are those of ``bench/bench_bots.py`` with the same ``--seed`` and seat count,
 so a probe and the levels' own figures differ by the change alone.
 
-The expert's plan is ``--close 0 --fits 0`` heads-up and ``--close 3 --fits 2``
+The expert's plan is ``--close 0 --fits 0 --jokers`` heads-up and ``--close 3 --fits 2``
 against several opponents (docs/bots.md, "Probes of the plan").
 """
 
@@ -55,12 +56,16 @@ LEVEL = "plan"
 
 
 def plan_level(
-    close: int, fits: int, keep_new: bool, weights: Mapping[str, float] | None = None
+    close: int,
+    fits: int,
+    keep_new: bool,
+    weights: Mapping[str, float] | None = None,
+    jokers: bool = False,
 ) -> type[StrongBot]:
     """The strong level with its opening at single rounds replaced by the
     variant, and its judgement's ``weights`` (fields of
     :class:`~romme.bots.evaluate.Style`) changed as given."""
-    plan = HoldingPlan(close=close, fits=fits)
+    plan = HoldingPlan(close=close, fits=fits, jokers=jokers)
     judgement = replace(StrongBot.style, **(weights or {}))
 
     class PlanBot(StrongBot):
@@ -127,6 +132,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="open once this many loose cards fit the table (0: never)",
     )
     parser.add_argument(
+        "--jokers",
+        action="store_true",
+        help="open once a loose card can take a joker off the table",
+    )
+    parser.add_argument(
         "--keep-new", action="store_true", help="once opened, keep new melds in hand"
     )
     parser.add_argument(
@@ -146,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights = parse_weights(parser, args.style)
     # Registered in this process only, so the games are played in it (no --jobs),
     # and only while they are.
-    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new, weights)  # type: ignore[assignment]
+    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new, weights, args.jokers)  # type: ignore[assignment]
     lineup = [LEVEL, *[args.against] * (args.seats - 1)]
     try:
         result = run_tournament(Rules.classic(point_limit=1), lineup, args.games, seed=args.seed)
@@ -156,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     s = result.stats[LEVEL]
     low, high = s.interval()
     print(
-        f"plan (close {args.close}, fits {args.fits}{', keep new' if args.keep_new else ''}"
+        f"plan (close {args.close}, fits {args.fits}{', jokers' if args.jokers else ''}"
+        f"{', keep new' if args.keep_new else ''}"
         f"{''.join(f', {name} {value:g}' for name, value in weights.items())}) "
         f"vs {args.seats - 1} {args.against}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
         f"over {result.games} games (an equal player wins {1 / args.seats:.0%})"

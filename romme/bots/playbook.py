@@ -34,6 +34,7 @@ __all__ = [
     "lay_off_plan",
     "lay_offs_worth_making",
     "next_seat",
+    "takes_a_joker",
     "trim_for_discard",
 ]
 
@@ -139,11 +140,16 @@ class HoldingPlan:
     """Once an opponent is down to this many cards (0: never for that)."""
     fits: int
     """Once this many of its loose natural cards fit the table (0: never for that)."""
+    jokers: bool = False
+    """Once a loose natural card can take a joker off the table, where the joker
+    then goes to the hand (classic): opening is what lets the seat exchange it."""
 
 
-HEADS_UP = HoldingPlan(close=0, fits=0)
-"""Heads-up: only to go out. The one opponent goes out or not whatever the
-seat shows, and melds on the table would only give it lay-offs and jokers."""
+HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True)
+"""Heads-up: to go out, or to bring a joker home. The one opponent goes out or
+not whatever the seat shows, and melds on the table would only give it lay-offs
+and jokers; but a joker taken from its melds makes a meld of any pair in the
+seat's hand, and is one the opponent no longer has."""
 SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2)
 """Against several opponents the race is won by laying off onto their melds:
 also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards."""
@@ -174,11 +180,19 @@ def keeps_melds_back(
     if goes_out_by_laying_off(rules, table, loose):
         return False
     plan = plan if plan is not None else holding_plan(len(others))
+    exchanges = plan.jokers and rules.joker_exchange_to_hand
+    if exchanges and any(takes_a_joker(card, table) for card in loose):
+        return False
     if plan.fits:
         fits = sum(1 for c in loose if not c.is_joker and fits_table(c, table, rules))
         if fits >= plan.fits:
             return False
     return not (plan.close and any(count <= plan.close for count in others))
+
+
+def takes_a_joker(card: Card, table: Sequence[Meld]) -> bool:
+    """Whether the natural ``card`` can replace a joker in a meld on the table."""
+    return not card.is_joker and any(meld.exchange_positions(card) for meld in table)
 
 
 def lay_off_options(view: SeatView, loose: Sequence[Card]) -> list[LayOff]:

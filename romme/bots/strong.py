@@ -38,6 +38,7 @@ from romme.bots.playbook import (
     lay_melds,
     lay_off_options,
     next_seat,
+    takes_a_joker,
 )
 from romme.engine.actions import Discard, Draw, Knock
 from romme.engine.cards import JOKER, Card
@@ -96,7 +97,7 @@ def score_hand(
 
 def frees_joker(card: Card, view: SeatView) -> bool:
     """Whether the natural ``card`` can replace a joker in a meld on the table."""
-    return not card.is_joker and any(meld.exchange_positions(card) for meld in view.melds)
+    return takes_a_joker(card, view.melds)
 
 
 def exchange_bonus(view: SeatView, loose: Sequence[Card]) -> float:

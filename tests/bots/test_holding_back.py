@@ -2,7 +2,8 @@
 
 Heads-up it opens only to go out (measured against the strong level, classic
 single rounds, 2,000 games: 66.6% without search where opening also for two
-lay-offs or an opponent at three cards won 61.6%); against several opponents
+lay-offs or an opponent at three cards won 61.6%), or to take a joker off the
+table with a loose card (68.5% on the same games); against several opponents
 it also opens for two lay-offs or an opponent at three cards (against three
 casual players, 800 games: 56.2%, where opening only to go out won 46.4%).
 The figures are in docs/bots.md.
@@ -26,7 +27,7 @@ from romme.bots.playbook import (
     holding_plan,
     keeps_melds_back,
 )
-from romme.engine.actions import Discard, Lay
+from romme.engine.actions import Discard, ExchangeJoker, Lay
 from romme.engine.cards import parse_cards
 from romme.engine.game import Game
 from romme.engine.melds import Meld
@@ -107,8 +108,48 @@ def test_keeps_melds_back_by_a_given_plan(
     assert keeps_melds_back(SINGLE_ROUND, melds, loose, others, plan) is keeps
 
 
+@pytest.mark.parametrize(
+    ("loose", "plan", "keeps"),
+    [
+        pytest.param("6S 9C 2D", HEADS_UP, False, id="heads-up: 6S takes the joker"),
+        pytest.param("6D 9C 2D", HEADS_UP, True, id="heads-up: no card takes the joker"),
+        pytest.param("XX 9C 2D", HEADS_UP, True, id="heads-up: a joker takes no joker"),
+        pytest.param("6S 9C 2D", SEVERAL, True, id="several: jokers are no reason"),
+    ],
+)
+def test_heads_up_a_loose_card_that_takes_a_joker_opens(
+    loose: str, plan: HoldingPlan, keeps: bool
+) -> None:
+    melds = table("5S XX 7S", "KC KH KS")
+    assert keeps_melds_back(SINGLE_ROUND, melds, parse_cards(loose), [9], plan) is keeps
+
+
+def test_a_joker_that_would_not_come_home_is_no_reason() -> None:
+    """Three-rounds: an exchanged joker must go into a new meld at once."""
+    rules = Rules.three_rounds()
+    melds = [Meld.parse(parse_cards("5S XX 7S"), rules)]
+    assert keeps_melds_back(rules, melds, parse_cards("6S 9C 2D"), [9], HEADS_UP) is True
+
+
+def test_heads_up_the_expert_opens_to_bring_a_joker_home() -> None:
+    """The opponent's ``5S 6S 7S`` holds a joker for ``6S`` (drawn here): the
+    expert opens, and exchanges it next."""
+    game = arranged(
+        SINGLE_ROUND,
+        ["TH JH QH KH 2S 5D 9C 6S 8D", OTHERS[0]],
+        melds=[(1, "5S XX 7S"), (1, "8C 8H 8S")],
+        opened=[1],
+        drawn=True,
+    )
+    bot = expert_without_search()
+    lay = bot.decide(game.view_for(0))
+    assert isinstance(lay, Lay)
+    game.apply(lay)
+    assert isinstance(bot.decide(game.view_for(0)), ExchangeJoker)
+
+
 def test_the_plan_by_number_of_opponents() -> None:
-    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0)
+    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0, jokers=True)
     assert holding_plan(2) == holding_plan(3) == SEVERAL == HoldingPlan(close=CLOSE_CARDS, fits=2)
 
 
@@ -126,15 +167,15 @@ def load_probe() -> Any:
 def test_the_probe_plays_the_expert_plan_with_its_settings(seats: int, plan: HoldingPlan) -> None:
     """bench/probe_holding.py with the settings docs/bots.md gives for the
     expert's plan decides as the expert without search does."""
-    probe = load_probe().plan_level(plan.close, plan.fits, keep_new=False)(1)
+    probe = load_probe().plan_level(plan.close, plan.fits, keep_new=False, jokers=plan.jokers)(1)
     view = opening_to_play(seats).view_for(0)
     assert type(probe.decide(view)) is type(expert_without_search().decide(view))
 
 
 def test_the_probe_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    load_probe().main(["--close", "0", "--fits", "0", "--games", "4", "--seed", "3"])
+    load_probe().main(["--close", "0", "--fits", "0", "--jokers", "--games", "4", "--seed", "3"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("plan (close 0, fits 0) vs 1 strong: ")
+    assert last.startswith("plan (close 0, fits 0, jokers) vs 1 strong: ")
     assert last.endswith("over 4 games (an equal player wins 50%)")
 
 

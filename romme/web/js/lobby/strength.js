@@ -9,7 +9,7 @@
  * Settled ratings of the named levels, weakest first (bench/calibrate_levels.py).
  * @type {[string, number][]}
  */
-export const LEVEL_RATINGS = [['beginner', 1769], ['casual', 1853], ['strong', 1955], ['expert', 2039]];
+export const LEVEL_RATINGS = [['beginner', 1765], ['casual', 1850], ['strong', 1952], ['expert', 2046]];
 
 /**
  * Per named level: the share of the way to the next that its "+50" level stands at.
