@@ -20,14 +20,13 @@ melds in hand once it has opened, until it can go out. ``--style NAME=VALUE``
 are those of ``bench/bench_bots.py`` with the same ``--seed`` and seat count,
 so a probe and the levels' own figures differ by the change alone.
 
-The expert's plan is ``--close 0 --fits 0 --jokers`` heads-up and ``--close 3 --fits 2``
+The expert's plan is ``--close 0 --fits 0 --jokers --keep-new`` heads-up and ``--close 3 --fits 2``
 against several opponents (docs/bots.md, "Probes of the plan").
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
@@ -36,15 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from romme.bots import _CLASSES, is_level
-from romme.bots.base import Decision
 from romme.bots.evaluate import Style, arrangement
-from romme.bots.playbook import (
-    HoldingPlan,
-    can_lay_all,
-    exchange_options,
-    keeps_melds_back,
-    lay_off_options,
-)
+from romme.bots.playbook import HoldingPlan, keeps_melds_back, keeps_new_melds_back
 from romme.bots.strong import Context, StrongBot
 from romme.bots.tournament import run_tournament
 from romme.engine.rules import Rules
@@ -65,8 +57,11 @@ def plan_level(
     """The strong level with its opening at single rounds replaced by the
     variant, and its judgement's ``weights`` (fields of
     :class:`~romme.bots.evaluate.Style`) changed as given."""
-    plan = HoldingPlan(close=close, fits=fits, jokers=jokers)
+    plan = HoldingPlan(close=close, fits=fits, jokers=jokers, keep_new=keep_new)
     judgement = replace(StrongBot.style, **(weights or {}))
+
+    def others(view: SeatView) -> list[int]:
+        return [view.hand_counts[s] for s in range(view.seats) if s != view.seat and view.active[s]]
 
     class PlanBot(StrongBot):
         level = LEVEL
@@ -75,30 +70,13 @@ def plan_level(
         def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
             if not ctx.single_round:
                 return super().should_hold(view, ctx, opener)
-            seat = view.seat
-            assert seat is not None
             arr = arrangement(view.hand, view.rules)
-            others = [
-                view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]
-            ]
-            return keeps_melds_back(view.rules, view.melds, arr.left, others, plan)
+            return keeps_melds_back(view.rules, view.melds, arr.left, others(view), plan)
 
-        def play(self, view: SeatView, rng: random.Random) -> Decision:
-            seat = view.seat
-            assert seat is not None
-            ctx = self.context(view)
-            if keep_new and ctx.single_round and view.opened[seat]:
-                arr = arrangement(view.hand, view.rules)
-                if not can_lay_all(view, arr):
-                    # Exchanges and lay-offs as ever, but no new meld goes down.
-                    swaps = exchange_options(view, arr.left)
-                    if swaps:
-                        return Decision(swaps[0], f"take the joker for {swaps[0].card}")
-                    offs = lay_off_options(view, arr.left)
-                    if offs:
-                        return Decision(offs[0], f"lay off {offs[0].card}")
-                    return self.discard(view, ctx, rng)
-            return super().play(view, rng)
+        def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
+            if not ctx.single_round:
+                return False
+            return keeps_new_melds_back(view.rules, view.melds, arr.left, others(view), plan)
 
     return PlanBot
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from romme.bots.base import Decision
 from romme.bots.evaluate import arrangement, opening
-from romme.bots.playbook import keeps_melds_back, lay_melds
+from romme.bots.playbook import keeps_melds_back, keeps_new_melds_back, lay_melds
 from romme.bots.rollout import judge, playout, utility
 from romme.bots.sampler import sample_game
 from romme.bots.strong import Context, StrongBot, rank_discards
@@ -48,6 +48,11 @@ CLOSE = 0.6
 MAX_CANDIDATES = 3
 CONFIDENCE = 1.0
 """How many standard errors better a candidate must do to overrule the first."""
+
+
+def _others(view: SeatView) -> list[int]:
+    """The hand counts of the other seats still in the round."""
+    return [view.hand_counts[s] for s in range(view.seats) if s != view.seat and view.active[s]]
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
@@ -156,13 +161,18 @@ class ExpertBot(StrongBot):
         return ctx.single_round
 
     def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
-        seat = view.seat
-        assert seat is not None
         if not self.holds_back(ctx):
             return super().should_hold(view, ctx, opener)
         arr = arrangement(view.hand, view.rules)
-        others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
-        return keeps_melds_back(view.rules, view.melds, arr.left, others)
+        return keeps_melds_back(view.rules, view.melds, arr.left, _others(view))
+
+    def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
+        """Heads-up at a one-round table, once opened (for a joker), the same
+        plan keeps new melds in hand until they take the seat out
+        (:func:`~romme.bots.playbook.keeps_new_melds_back`)."""
+        if not self.holds_back(ctx):
+            return False
+        return keeps_new_melds_back(view.rules, view.melds, arr.left, _others(view))
 
     # ------------------------------------------------------------------ knock
 

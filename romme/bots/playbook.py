@@ -29,6 +29,7 @@ __all__ = [
     "goes_out_by_laying_off",
     "holding_plan",
     "keeps_melds_back",
+    "keeps_new_melds_back",
     "lay_melds",
     "lay_off_options",
     "lay_off_plan",
@@ -143,13 +144,17 @@ class HoldingPlan:
     jokers: bool = False
     """Once a loose natural card can take a joker off the table, where the joker
     then goes to the hand (classic): opening is what lets the seat exchange it."""
+    keep_new: bool = False
+    """Once opened, keep new melds in hand until the seat can go out
+    (:func:`keeps_new_melds_back`)."""
 
 
-HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True)
+HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True, keep_new=True)
 """Heads-up: to go out, or to bring a joker home. The one opponent goes out or
 not whatever the seat shows, and melds on the table would only give it lay-offs
 and jokers; but a joker taken from its melds makes a meld of any pair in the
-seat's hand, and is one the opponent no longer has."""
+seat's hand, and is one the opponent no longer has. Once opened for a joker,
+the seat keeps its new melds in hand for the same reasons."""
 SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2)
 """Against several opponents the race is won by laying off onto their melds:
 also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards."""
@@ -188,6 +193,21 @@ def keeps_melds_back(
         if fits >= plan.fits:
             return False
     return not (plan.close and any(count <= plan.close for count in others))
+
+
+def keeps_new_melds_back(
+    rules: Rules,
+    table: Sequence[Meld],
+    loose: Sequence[Card],
+    others: Sequence[int],
+    plan: HoldingPlan | None = None,
+) -> bool:
+    """Whether a seat that holds its melds back at a one-round table, and has
+    opened, keeps the new melds of its hand there this turn (arguments as for
+    :func:`keeps_melds_back`): when its plan says so, until laying them lets the
+    seat go out."""
+    plan = plan if plan is not None else holding_plan(len(others))
+    return plan.keep_new and not goes_out_by_laying_off(rules, table, loose)
 
 
 def takes_a_joker(card: Card, table: Sequence[Meld]) -> bool:

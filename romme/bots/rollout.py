@@ -24,7 +24,7 @@ from romme.bots.evaluate import (
     opening,
     partners_outs,
 )
-from romme.bots.playbook import keeps_melds_back, lay_offs_worth_making
+from romme.bots.playbook import keeps_melds_back, keeps_new_melds_back, lay_offs_worth_making
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
 from romme.engine.discards import discard_refusal
@@ -68,12 +68,15 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     rules = game.rules
     hand = game.hands[seat]
     arr = arrangement(hand, rules)
+    others = (
+        [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
+        if hold
+        else []
+    )
     if not game.opened[seat]:
         op = opening(hand, rules)
-        if op is not None and hold:
-            others = [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
-            if keeps_melds_back(rules, game.melds, arr.left, others):
-                op = None
+        if op is not None and hold and keeps_melds_back(rules, game.melds, arr.left, others):
+            op = None
         if op is not None:
             laid = _trimmed(game, seat, op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
@@ -90,7 +93,8 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
                         positions = meld.exchange_positions(card)
                         if positions:
                             return ExchangeJoker(seat, card, index, positions[0])
-        if arr.melds:
+        keep = hold and keeps_new_melds_back(rules, game.melds, arr.left, others)
+        if arr.melds and not keep:
             laid = _trimmed(game, seat, arr.melds)
             if laid:
                 return Lay(seat, laid)

@@ -235,7 +235,7 @@ class StrongBot(BaseBot):
             if swaps:
                 swap = swaps[0]
                 return Decision(swap, f"take the joker for {swap.card}")
-            lay = lay_melds(view, arr.melds)
+            lay = None if self.keeps_new_melds(view, ctx, arr) else lay_melds(view, arr.melds)
             if lay is not None:
                 return Decision(lay, "lay the melds")
         arr = arrangement(hand, rules)
@@ -244,6 +244,11 @@ class StrongBot(BaseBot):
             why = " to go out" if offs[0].card.is_joker else ""
             return Decision(offs[0], f"lay off {offs[0].card}{why}")
         return self.discard(view, ctx, rng)
+
+    def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
+        """Once opened, keep the new melds of the arrangement ``arr`` in hand this
+        turn? The strong level never does: melds laid count nothing against it."""
+        return False
 
     def discard(self, view: SeatView, ctx: Context, rng: random.Random) -> Decision:
         seat = view.seat

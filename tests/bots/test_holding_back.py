@@ -3,9 +3,10 @@
 Heads-up it opens only to go out (measured against the strong level, classic
 single rounds, 2,000 games: 66.6% without search where opening also for two
 lay-offs or an opponent at three cards won 61.6%), or to take a joker off the
-table with a loose card (68.5% on the same games); against several opponents
-it also opens for two lay-offs or an opponent at three cards (against three
-casual players, 800 games: 56.2%, where opening only to go out won 46.4%).
+table with a loose card, and once opened it keeps new melds in hand too (68.8%
+on the same games); against several opponents it also opens for two lay-offs or
+an opponent at three cards (against three casual players, 800 games: 56.2%,
+where opening only to go out won 46.4%).
 The figures are in docs/bots.md.
 """
 
@@ -26,9 +27,11 @@ from romme.bots.playbook import (
     HoldingPlan,
     holding_plan,
     keeps_melds_back,
+    keeps_new_melds_back,
 )
+from romme.bots.rollout import _play as rollout_play
 from romme.engine.actions import Discard, ExchangeJoker, Lay
-from romme.engine.cards import parse_cards
+from romme.engine.cards import parse_cards, shoe_counter
 from romme.engine.game import Game
 from romme.engine.melds import Meld
 from romme.engine.rules import Rules
@@ -148,8 +151,61 @@ def test_heads_up_the_expert_opens_to_bring_a_joker_home() -> None:
     assert isinstance(bot.decide(game.view_for(0)), ExchangeJoker)
 
 
+NEW_MELD = "TH JH QH 2C 2D 2S 9C 4D"
+"""An opened seat's hand: two melds and two loose cards that fit nowhere."""
+
+
+def opened_to_play(seats: int, own: str = NEW_MELD) -> Game:
+    """Seat 0 has opened with ``5S 6S 7S`` and drawn; the second seat has opened."""
+    return arranged(
+        SINGLE_ROUND,
+        [own, *OTHERS[: seats - 1]],
+        melds=[(0, "5S 6S 7S"), (1, "8C 8H 8S")],
+        opened=[0, 1],
+        drawn=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("loose", "others", "keeps"),
+    [
+        pytest.param("9C 4D", [9], True, id="heads-up: two loose cards"),
+        pytest.param("9C", [9], False, id="heads-up: one loose card, the discard"),
+        pytest.param("9C 8D", [9], False, id="heads-up: the rest fits the table"),
+        pytest.param("9C 4D", [9, 9, 9], False, id="several: new melds go down"),
+    ],
+)
+def test_keeps_new_melds_back(loose: str, others: list[int], keeps: bool) -> None:
+    melds = table("5S 6S 7S", "8C 8H 8S")
+    assert keeps_new_melds_back(SINGLE_ROUND, melds, parse_cards(loose), others) is keeps
+
+
+def test_heads_up_the_opened_expert_keeps_new_melds_in_hand() -> None:
+    """Opened heads-up, it throws a card and keeps ``TH JH QH`` and ``2C 2D 2S``
+    in hand, where the strong level lays them; at four seats it lays them."""
+    view = opened_to_play(2).view_for(0)
+    assert isinstance(expert_without_search().decide(view), Discard)
+    assert isinstance(make_bot("strong", 1).decide(view), Lay)
+    assert isinstance(expert_without_search().decide(opened_to_play(4).view_for(0)), Lay)
+
+
+def test_heads_up_the_opened_expert_lays_new_melds_to_go_out() -> None:
+    """``TH JH QH`` and ``2C 2D 2S`` laid, ``8D`` laid off, ``9C`` thrown."""
+    view = opened_to_play(2, "TH JH QH 2C 2D 2S 9C 8D").view_for(0)
+    assert isinstance(expert_without_search().decide(view), Lay)
+
+
+def test_a_holding_playout_keeps_new_melds_in_hand_heads_up() -> None:
+    """The expert's playouts play its seat by the same plan."""
+    for seats, laid in ((2, False), (4, True)):
+        game = opened_to_play(seats)
+        action = rollout_play(game, 0, shoe_counter(), hold=True)
+        assert isinstance(action, Lay) is laid, seats
+        assert isinstance(rollout_play(game, 0, shoe_counter()), Lay)
+
+
 def test_the_plan_by_number_of_opponents() -> None:
-    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0, jokers=True)
+    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0, jokers=True, keep_new=True)
     assert holding_plan(2) == holding_plan(3) == SEVERAL == HoldingPlan(close=CLOSE_CARDS, fits=2)
 
 
@@ -167,7 +223,7 @@ def load_probe() -> Any:
 def test_the_probe_plays_the_expert_plan_with_its_settings(seats: int, plan: HoldingPlan) -> None:
     """bench/probe_holding.py with the settings docs/bots.md gives for the
     expert's plan decides as the expert without search does."""
-    probe = load_probe().plan_level(plan.close, plan.fits, keep_new=False, jokers=plan.jokers)(1)
+    probe = load_probe().plan_level(plan.close, plan.fits, plan.keep_new, jokers=plan.jokers)(1)
     view = opening_to_play(seats).view_for(0)
     assert type(probe.decide(view)) is type(expert_without_search().decide(view))
 

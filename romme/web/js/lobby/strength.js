@@ -9,7 +9,7 @@
  * Settled ratings of the named levels, weakest first (bench/calibrate_levels.py).
  * @type {[string, number][]}
  */
-export const LEVEL_RATINGS = [['beginner', 1765], ['casual', 1850], ['strong', 1952], ['expert', 2046]];
+export const LEVEL_RATINGS = [['beginner', 1764], ['casual', 1849], ['strong', 1951], ['expert', 2047]];
 
 /**
  * Per named level: the share of the way to the next that its "+50" level stands at.
