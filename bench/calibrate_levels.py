@@ -1,6 +1,6 @@
 """Where the named computer levels settle on the server's rating scale.
 
-    python bench/calibrate_levels.py [--ladder 0.646,0.693,0.688] [--runs 40]
+    python bench/calibrate_levels.py [--ladder 0.646,0.693,0.716] [--runs 40]
                                      [--games 4000] [--seed 100]
 
 The server rates every game with openskill's Plackett-Luce model and shows
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from romme.bots import LEVELS
 from romme.store.ratings import BASE, DEFAULT_MU, DEFAULT_SIGMA, SCALE, ordinal, places, rate
 
-LADDER = (0.646, 0.693, 0.688)
+LADDER = (0.646, 0.693, 0.716)
 """docs/bots.md: casual vs beginner, strong vs casual, expert vs strong (2,000 games each)."""
 
 

@@ -1,27 +1,28 @@
 """Probes of the plan of holding melds back at one-round tables, without search.
 
-    python bench/probe_holding.py [--close 3] [--fits 2] [--jokers] [--keep-new]
+    python bench/probe_holding.py [--close 3] [--fits 2] [--jokers] [--keep-new] [--least]
                                   [--style NAME=VALUE ...]
                                   [--against strong] [--seats 2]
                                   [--games 2000] [--seed 1]
 
 The expert's edge at single rounds is a plan (``romme.bots.playbook.keeps_melds_back``):
 it keeps its melds in hand instead of opening at once. Its search is costly to
-measure, the plan is not: this plays the strong level with only its opening
-changed to a variant of that plan, as a level of its own (``plan``), against
+measure, the plan is not: this plays the expert without search (the strong
+level with the plan) with a variant of the plan, as a level of its own (``plan``), against
 ``--against`` at every other seat (``--seats`` 2 to 4), seat-rotated, classic
 single rounds. The variant holds an opening back unless the seat can go out at
 once, or ``--fits`` (0: never) of its loose cards fit the table, or an opponent
 is down to ``--close`` cards (0: never), or (``--jokers``) a loose natural card
-can take a joker off the table; with ``--keep-new`` it also keeps new
-melds in hand once it has opened, until it can go out. ``--style NAME=VALUE``
+can take a joker off the table; with ``--keep-new`` it also keeps new melds in
+hand once it has opened, until it can go out, and with ``--least`` it opens with
+the least that opens (the other melds stay in hand). ``--style NAME=VALUE``
 (repeatable) changes a weight of the variant's judgement, a field of
 ``romme.bots.evaluate.Style`` (e.g. ``risk_weight=1.2``). The deals and bot seeds
 are those of ``bench/bench_bots.py`` with the same ``--seed`` and seat count,
 so a probe and the levels' own figures differ by the change alone.
 
-The expert's plan is ``--close 0 --fits 0 --jokers --keep-new`` heads-up and ``--close 3 --fits 2``
-against several opponents (docs/bots.md, "Probes of the plan").
+The expert's plan is ``--close 0 --fits 0 --jokers --keep-new --least`` heads-up and
+``--close 3 --fits 2`` against several opponents (docs/bots.md, "Probes of the plan").
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from romme.bots import _CLASSES, is_level
-from romme.bots.evaluate import Style, arrangement
-from romme.bots.playbook import HoldingPlan, keeps_melds_back, keeps_new_melds_back
-from romme.bots.strong import Context, StrongBot
+from romme.bots.evaluate import Style
+from romme.bots.expert import ExpertBot
+from romme.bots.playbook import HoldingPlan
+from romme.bots.strong import StrongBot
 from romme.bots.tournament import run_tournament
 from romme.engine.rules import Rules
-from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
 
 LEVEL = "plan"
@@ -53,30 +54,23 @@ def plan_level(
     keep_new: bool,
     weights: Mapping[str, float] | None = None,
     jokers: bool = False,
+    least: bool = False,
 ) -> type[StrongBot]:
-    """The strong level with its opening at single rounds replaced by the
-    variant, and its judgement's ``weights`` (fields of
-    :class:`~romme.bots.evaluate.Style`) changed as given."""
-    plan = HoldingPlan(close=close, fits=fits, jokers=jokers, keep_new=keep_new)
-    judgement = replace(StrongBot.style, **(weights or {}))
+    """The expert without search (the strong level with the plan of holding
+    back at single rounds) playing the variant's plan, with its judgement's
+    ``weights`` (fields of :class:`~romme.bots.evaluate.Style`) changed as given."""
+    chosen = HoldingPlan(close=close, fits=fits, jokers=jokers, keep_new=keep_new, least=least)
+    judgement = replace(ExpertBot.style, **(weights or {}))
 
-    def others(view: SeatView) -> list[int]:
-        return [view.hand_counts[s] for s in range(view.seats) if s != view.seat and view.active[s]]
-
-    class PlanBot(StrongBot):
+    class PlanBot(ExpertBot):
         level = LEVEL
         style = judgement
 
-        def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
-            if not ctx.single_round:
-                return super().should_hold(view, ctx, opener)
-            arr = arrangement(view.hand, view.rules)
-            return keeps_melds_back(view.rules, view.melds, arr.left, others(view), plan)
+        def __init__(self, seed: int = 0) -> None:
+            super().__init__(seed, playouts=0)
 
-        def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
-            if not ctx.single_round:
-                return False
-            return keeps_new_melds_back(view.rules, view.melds, arr.left, others(view), plan)
+        def plan(self, view: SeatView) -> HoldingPlan:
+            return chosen
 
     return PlanBot
 
@@ -118,6 +112,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--keep-new", action="store_true", help="once opened, keep new melds in hand"
     )
     parser.add_argument(
+        "--least", action="store_true", help="open with the least that opens, not every meld"
+    )
+    parser.add_argument(
         "--style",
         action="append",
         default=[],
@@ -134,7 +131,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights = parse_weights(parser, args.style)
     # Registered in this process only, so the games are played in it (no --jobs),
     # and only while they are.
-    _CLASSES[LEVEL] = plan_level(args.close, args.fits, args.keep_new, weights, args.jokers)  # type: ignore[assignment]
+    _CLASSES[LEVEL] = plan_level(  # type: ignore[assignment]
+        args.close, args.fits, args.keep_new, weights, args.jokers, args.least
+    )
     lineup = [LEVEL, *[args.against] * (args.seats - 1)]
     try:
         result = run_tournament(Rules.classic(point_limit=1), lineup, args.games, seed=args.seed)
@@ -145,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     low, high = s.interval()
     print(
         f"plan (close {args.close}, fits {args.fits}{', jokers' if args.jokers else ''}"
-        f"{', keep new' if args.keep_new else ''}"
+        f"{', keep new' if args.keep_new else ''}{', least' if args.least else ''}"
         f"{''.join(f', {name} {value:g}' for name, value in weights.items())}) "
         f"vs {args.seats - 1} {args.against}: {s.win_rate:.1%} [{low:.1%}, {high:.1%}] "
         f"over {result.games} games (an equal player wins {1 / args.seats:.0%})"

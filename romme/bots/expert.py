@@ -28,12 +28,19 @@ from collections.abc import Sequence
 
 from romme.bots.base import Decision
 from romme.bots.evaluate import arrangement, opening
-from romme.bots.playbook import keeps_melds_back, keeps_new_melds_back, lay_melds
+from romme.bots.playbook import (
+    HoldingPlan,
+    holding_plan,
+    keeps_melds_back,
+    lay_melds,
+    least_opening,
+)
 from romme.bots.rollout import judge, playout, utility
 from romme.bots.sampler import sample_game
 from romme.bots.strong import Context, StrongBot, rank_discards
 from romme.engine.actions import Discard, Draw, Knock
 from romme.engine.errors import IllegalAction, InvalidMeld
+from romme.engine.melds import Meld
 from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
 
@@ -160,19 +167,34 @@ class ExpertBot(StrongBot):
         (:func:`~romme.bots.playbook.keeps_melds_back`)."""
         return ctx.single_round
 
+    def plan(self, view: SeatView) -> HoldingPlan:
+        """When a seat that holds back opens after all: by the number of
+        opponents (:func:`~romme.bots.playbook.holding_plan`)."""
+        return holding_plan(len(_others(view)))
+
     def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
         if not self.holds_back(ctx):
             return super().should_hold(view, ctx, opener)
         arr = arrangement(view.hand, view.rules)
-        return keeps_melds_back(view.rules, view.melds, arr.left, _others(view))
+        return keeps_melds_back(view.rules, view.melds, arr.left, _others(view), self.plan(view))
+
+    def opening_melds(self, view: SeatView, ctx: Context, opener: Arrangement) -> Sequence[Meld]:
+        """Heads-up at a one-round table, opening for a joker, the least that
+        opens (:func:`~romme.bots.playbook.least_opening`); the rest stays in hand."""
+        if not self.holds_back(ctx):
+            return opener.melds
+        arr = arrangement(view.hand, view.rules)
+        if self.plan(view).opens_with_least(view.rules, view.melds, arr.left):
+            return least_opening(opener.melds, view.rules)
+        return opener.melds
 
     def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
         """Heads-up at a one-round table, once opened (for a joker), the same
         plan keeps new melds in hand until they take the seat out
-        (:func:`~romme.bots.playbook.keeps_new_melds_back`)."""
+        (:meth:`~romme.bots.playbook.HoldingPlan.keeps_new_melds`)."""
         if not self.holds_back(ctx):
             return False
-        return keeps_new_melds_back(view.rules, view.melds, arr.left, _others(view))
+        return self.plan(view).keeps_new_melds(view.rules, view.melds, arr.left)
 
     # ------------------------------------------------------------------ knock
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from romme.bots.evaluate import arrangement, fits_table, without
 from romme.bots.knowledge import Knowledge
@@ -29,11 +30,11 @@ __all__ = [
     "goes_out_by_laying_off",
     "holding_plan",
     "keeps_melds_back",
-    "keeps_new_melds_back",
     "lay_melds",
     "lay_off_options",
     "lay_off_plan",
     "lay_offs_worth_making",
+    "least_opening",
     "next_seat",
     "takes_a_joker",
     "trim_for_discard",
@@ -145,16 +146,31 @@ class HoldingPlan:
     """Once a loose natural card can take a joker off the table, where the joker
     then goes to the hand (classic): opening is what lets the seat exchange it."""
     keep_new: bool = False
-    """Once opened, keep new melds in hand until the seat can go out
-    (:func:`keeps_new_melds_back`)."""
+    """Once opened, lay no new meld until that lets the seat go out
+    (:meth:`keeps_new_melds`)."""
+    least: bool = False
+    """Open with the least that opens (:func:`least_opening`) when not going
+    out; the other melds stay in hand (:meth:`opens_with_least`)."""
+
+    def keeps_new_melds(self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card]) -> bool:
+        """Whether a seat that holds its melds back by this plan, and has opened,
+        keeps the new melds of its hand there this turn (``loose``: its cards
+        outside them): until laying them lets it go out."""
+        return self.keep_new and not goes_out_by_laying_off(rules, table, loose)
+
+    def opens_with_least(self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card]) -> bool:
+        """Whether a seat that holds its melds back by this plan, and opens now,
+        lays only the :func:`least_opening`: unless it is going out."""
+        return self.least and not goes_out_by_laying_off(rules, table, loose)
 
 
-HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True, keep_new=True)
+HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True, keep_new=True, least=True)
 """Heads-up: to go out, or to bring a joker home. The one opponent goes out or
 not whatever the seat shows, and melds on the table would only give it lay-offs
 and jokers; but a joker taken from its melds makes a meld of any pair in the
-seat's hand, and is one the opponent no longer has. Once opened for a joker,
-the seat keeps its new melds in hand for the same reasons."""
+seat's hand, and is one the opponent no longer has. Opening for a joker, the
+seat lays the least that opens and keeps its other melds in hand for the same
+reasons."""
 SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2)
 """Against several opponents the race is won by laying off onto their melds:
 also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards."""
@@ -195,19 +211,25 @@ def keeps_melds_back(
     return not (plan.close and any(count <= plan.close for count in others))
 
 
-def keeps_new_melds_back(
-    rules: Rules,
-    table: Sequence[Meld],
-    loose: Sequence[Card],
-    others: Sequence[int],
-    plan: HoldingPlan | None = None,
-) -> bool:
-    """Whether a seat that holds its melds back at a one-round table, and has
-    opened, keeps the new melds of its hand there this turn (arguments as for
-    :func:`keeps_melds_back`): when its plan says so, until laying them lets the
-    seat go out."""
-    plan = plan if plan is not None else holding_plan(len(others))
-    return plan.keep_new and not goes_out_by_laying_off(rules, table, loose)
+def least_opening(melds: Sequence[Meld], rules: Rules) -> list[Meld]:
+    """The fewest of ``melds`` (an opening) that still open, those with the
+    fewest jokers first, then the fewest cards: what a seat that keeps its melds
+    in hand lays when it opens without going out. The others stay in hand, and
+    a joker in hand cannot be taken by anyone."""
+
+    def opens(chosen: Sequence[Meld]) -> bool:
+        values = [m.value for m in chosen]
+        reach = max(values) if rules.opening_single_meld else sum(values)
+        return reach >= rules.opening_points
+
+    for size in range(1, len(melds)):
+        ways = [list(c) for c in combinations(melds, size) if opens(c)]
+        if ways:
+            return min(
+                ways,
+                key=lambda c: (sum(m.jokers for m in c), sum(len(m.cards) for m in c)),
+            )
+    return list(melds)
 
 
 def takes_a_joker(card: Card, table: Sequence[Meld]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 from romme.bots.evaluate import (
     Style,
@@ -24,7 +25,12 @@ from romme.bots.evaluate import (
     opening,
     partners_outs,
 )
-from romme.bots.playbook import keeps_melds_back, keeps_new_melds_back, lay_offs_worth_making
+from romme.bots.playbook import (
+    holding_plan,
+    keeps_melds_back,
+    lay_offs_worth_making,
+    least_opening,
+)
 from romme.engine.actions import Action, Discard, Draw, ExchangeJoker, Lay, LayOff
 from romme.engine.cards import JOKER, Card, shoe_counter
 from romme.engine.discards import discard_refusal
@@ -40,7 +46,7 @@ LEAF_SHARPNESS = 1.0
 changes the odds of going out first, on a log scale."""
 
 
-def _trimmed(game: Game, seat: int, melds: tuple[Meld, ...]) -> tuple[tuple[Card, ...], ...]:
+def _trimmed(game: Game, seat: int, melds: Sequence[Meld]) -> tuple[tuple[Card, ...], ...]:
     laid = [m.cards for m in melds]
     if game.rules.must_discard_to_go_out and sum(map(len, laid)) >= len(game.hands[seat]):
         for i, meld in enumerate(melds):
@@ -68,17 +74,20 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     rules = game.rules
     hand = game.hands[seat]
     arr = arrangement(hand, rules)
-    others = (
-        [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
-        if hold
-        else []
-    )
+    # A holder's plan depends on how many opponents are still in the round.
+    others: list[int] = []
+    own_plan = None
+    if hold:
+        others = [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
+        own_plan = holding_plan(len(others))
     if not game.opened[seat]:
         op = opening(hand, rules)
-        if op is not None and hold and keeps_melds_back(rules, game.melds, arr.left, others):
+        holds = own_plan is not None and op is not None
+        if holds and keeps_melds_back(rules, game.melds, arr.left, others, own_plan):
             op = None
         if op is not None:
-            laid = _trimmed(game, seat, op.melds)
+            least = own_plan is not None and own_plan.opens_with_least(rules, game.melds, arr.left)
+            laid = _trimmed(game, seat, least_opening(op.melds, rules) if least else op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
                 return Lay(seat, laid)
     else:
@@ -93,7 +102,7 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
                         positions = meld.exchange_positions(card)
                         if positions:
                             return ExchangeJoker(seat, card, index, positions[0])
-        keep = hold and keeps_new_melds_back(rules, game.melds, arr.left, others)
+        keep = own_plan is not None and own_plan.keeps_new_melds(rules, game.melds, arr.left)
         if arr.melds and not keep:
             laid = _trimmed(game, seat, arr.melds)
             if laid:

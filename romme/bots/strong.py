@@ -42,6 +42,7 @@ from romme.bots.playbook import (
 )
 from romme.engine.actions import Discard, Draw, Knock
 from romme.engine.cards import JOKER, Card
+from romme.engine.melds import Meld
 from romme.engine.scoring import card_penalty
 from romme.engine.solver import Arrangement
 from romme.engine.view import SeatView
@@ -226,7 +227,7 @@ class StrongBot(BaseBot):
         if not view.opened[seat]:
             opener = opening(hand, rules)
             if opener is not None and not self.should_hold(view, ctx, opener):
-                lay = lay_melds(view, opener.melds)
+                lay = lay_melds(view, self.opening_melds(view, ctx, opener))
                 if lay is not None:
                     return Decision(lay, f"open with {opener.points} points")
         else:
@@ -244,6 +245,11 @@ class StrongBot(BaseBot):
             why = " to go out" if offs[0].card.is_joker else ""
             return Decision(offs[0], f"lay off {offs[0].card}{why}")
         return self.discard(view, ctx, rng)
+
+    def opening_melds(self, view: SeatView, ctx: Context, opener: Arrangement) -> Sequence[Meld]:
+        """The melds of the opening ``opener`` to lay when the seat opens: the
+        strong level lays them all."""
+        return opener.melds
 
     def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
         """Once opened, keep the new melds of the arrangement ``arr`` in hand this

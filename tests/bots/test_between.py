@@ -113,7 +113,7 @@ def test_the_rating_picks_a_level_in_order() -> None:
 
 
 def test_the_browser_picks_the_same_level() -> None:
-    ratings = [1400, 1500, 1764, *range(1760, 2055, 1), 2047, 2400]
+    ratings = [1400, 1500, 1759, *range(1750, 2070, 1), 2059, 2400]
     script = (
         "import { levelForRating } from "
         f"{json.dumps((ROOT / 'romme/web/js/lobby/strength.js').as_uri())};\n"

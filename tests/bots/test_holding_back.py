@@ -3,11 +3,11 @@
 Heads-up it opens only to go out (measured against the strong level, classic
 single rounds, 2,000 games: 66.6% without search where opening also for two
 lay-offs or an opponent at three cards won 61.6%), or to take a joker off the
-table with a loose card, and once opened it keeps new melds in hand too (68.8%
-on the same games); against several opponents it also opens for two lay-offs or
-an opponent at three cards (against three casual players, 800 games: 56.2%,
-where opening only to go out won 46.4%).
-The figures are in docs/bots.md.
+table with a loose card, with the least that opens, keeping its other and new
+melds in hand (71.6% on the same games); against several opponents it also
+opens for two lay-offs or an opponent at three cards (against three casual
+players, 800 games: 56.2%, where opening only to go out won 46.4%). The figures
+are in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from romme.bots.playbook import (
     HoldingPlan,
     holding_plan,
     keeps_melds_back,
-    keeps_new_melds_back,
+    least_opening,
 )
 from romme.bots.rollout import _play as rollout_play
 from romme.engine.actions import Discard, ExchangeJoker, Lay
@@ -134,21 +134,65 @@ def test_a_joker_that_would_not_come_home_is_no_reason() -> None:
     assert keeps_melds_back(rules, melds, parse_cards("6S 9C 2D"), [9], HEADS_UP) is True
 
 
-def test_heads_up_the_expert_opens_to_bring_a_joker_home() -> None:
-    """The opponent's ``5S 6S 7S`` holds a joker for ``6S`` (drawn here): the
-    expert opens, and exchanges it next."""
-    game = arranged(
+def joker_on_the_table(own: str) -> Game:
+    """Seat 0 has drawn; the opponent's ``5S 6S 7S`` holds a joker for ``6S``."""
+    return arranged(
         SINGLE_ROUND,
-        ["TH JH QH KH 2S 5D 9C 6S 8D", OTHERS[0]],
+        [own, OTHERS[0]],
         melds=[(1, "5S XX 7S"), (1, "8C 8H 8S")],
         opened=[1],
         drawn=True,
     )
+
+
+def test_heads_up_the_expert_opens_to_bring_a_joker_home() -> None:
+    """It opens with the least that opens (``TH JH QH KH``, not ``2C 2D 2S``
+    too), and exchanges ``6S`` for the joker next."""
+    game = joker_on_the_table("TH JH QH KH 2C 2D 2S 9C 6S")
     bot = expert_without_search()
     lay = bot.decide(game.view_for(0))
     assert isinstance(lay, Lay)
+    assert lay.melds == (parse_cards("TH JH QH KH"),)
     game.apply(lay)
     assert isinstance(bot.decide(game.view_for(0)), ExchangeJoker)
+    # The strong level lays both melds.
+    strong = make_bot("strong", 1).decide(
+        joker_on_the_table("TH JH QH KH 2C 2D 2S 9C 6S").view_for(0)
+    )
+    assert isinstance(strong, Lay) and len(strong.melds) == 2
+
+
+def test_a_holding_playout_opens_with_the_least_heads_up() -> None:
+    game = joker_on_the_table("TH JH QH KH 2C 2D 2S 9C 6S")
+    held = rollout_play(game, 0, shoe_counter(), hold=True)
+    assert isinstance(held, Lay) and held.melds == (parse_cards("TH JH QH KH"),)
+    free = rollout_play(game, 0, shoe_counter())
+    assert isinstance(free, Lay) and len(free.melds) == 2
+
+
+@pytest.mark.parametrize(
+    ("melds", "single", "least"),
+    [
+        pytest.param(["TH JH QH KH", "2C 2D 2S"], False, ["TH JH QH KH"], id="one meld opens"),
+        pytest.param(["XX QS KS", "JH QH KH", "2C 2D 2S"], False, ["JH QH KH"], id="no joker"),
+        pytest.param(
+            ["2C 2D 2S", "7C 7D 7H", "5S 6S 7S"], False, ["7C 7D 7H", "5S 6S 7S"], id="two melds"
+        ),
+        pytest.param(["4C 4D 4H", "5S 6S 7S 8S"], False, ["4C 4D 4H", "5S 6S 7S 8S"], id="all"),
+        pytest.param(["9C 9D 9H 9S", "TH JH QH"], True, ["TH JH QH"], id="fewest cards"),
+        pytest.param(
+            ["2C 2D 2S", "7C 7D 7H", "5S 6S 7S"],
+            True,
+            ["2C 2D 2S", "7C 7D 7H", "5S 6S 7S"],
+            id="one meld must open: none does, all stay",
+        ),
+    ],
+)
+def test_least_opening(melds: list[str], single: bool, least: list[str]) -> None:
+    rules = Rules.classic(point_limit=1, opening_single_meld=single)
+    parsed = [Meld.parse(parse_cards(text), rules) for text in melds]
+    chosen = least_opening(parsed, rules)
+    assert [m.cards for m in chosen] == [parse_cards(text) for text in least]
 
 
 NEW_MELD = "TH JH QH 2C 2D 2S 9C 4D"
@@ -175,9 +219,14 @@ def opened_to_play(seats: int, own: str = NEW_MELD) -> Game:
         pytest.param("9C 4D", [9, 9, 9], False, id="several: new melds go down"),
     ],
 )
-def test_keeps_new_melds_back(loose: str, others: list[int], keeps: bool) -> None:
+def test_the_plan_keeps_new_melds_and_opens_with_the_least(
+    loose: str, others: list[int], keeps: bool
+) -> None:
+    """Both only heads-up, and not when the seat goes out."""
     melds = table("5S 6S 7S", "8C 8H 8S")
-    assert keeps_new_melds_back(SINGLE_ROUND, melds, parse_cards(loose), others) is keeps
+    plan = holding_plan(len(others))
+    assert plan.keeps_new_melds(SINGLE_ROUND, melds, parse_cards(loose)) is keeps
+    assert plan.opens_with_least(SINGLE_ROUND, melds, parse_cards(loose)) is keeps
 
 
 def test_heads_up_the_opened_expert_keeps_new_melds_in_hand() -> None:
@@ -205,7 +254,11 @@ def test_a_holding_playout_keeps_new_melds_in_hand_heads_up() -> None:
 
 
 def test_the_plan_by_number_of_opponents() -> None:
-    assert holding_plan(1) == HEADS_UP == HoldingPlan(close=0, fits=0, jokers=True, keep_new=True)
+    assert (
+        holding_plan(1)
+        == HEADS_UP
+        == HoldingPlan(close=0, fits=0, jokers=True, keep_new=True, least=True)
+    )
     assert holding_plan(2) == holding_plan(3) == SEVERAL == HoldingPlan(close=CLOSE_CARDS, fits=2)
 
 
@@ -223,15 +276,18 @@ def load_probe() -> Any:
 def test_the_probe_plays_the_expert_plan_with_its_settings(seats: int, plan: HoldingPlan) -> None:
     """bench/probe_holding.py with the settings docs/bots.md gives for the
     expert's plan decides as the expert without search does."""
-    probe = load_probe().plan_level(plan.close, plan.fits, plan.keep_new, jokers=plan.jokers)(1)
+    probe = load_probe().plan_level(
+        plan.close, plan.fits, plan.keep_new, jokers=plan.jokers, least=plan.least
+    )(1)
     view = opening_to_play(seats).view_for(0)
     assert type(probe.decide(view)) is type(expert_without_search().decide(view))
 
 
 def test_the_probe_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    load_probe().main(["--close", "0", "--fits", "0", "--jokers", "--games", "4", "--seed", "3"])
+    options = ["--close", "0", "--fits", "0", "--jokers", "--keep-new", "--least"]
+    load_probe().main([*options, "--games", "4", "--seed", "3"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("plan (close 0, fits 0, jokers) vs 1 strong: ")
+    assert last.startswith("plan (close 0, fits 0, jokers, keep new, least) vs 1 strong: ")
     assert last.endswith("over 4 games (an equal player wins 50%)")
 
 

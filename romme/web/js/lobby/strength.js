@@ -9,7 +9,7 @@
  * Settled ratings of the named levels, weakest first (bench/calibrate_levels.py).
  * @type {[string, number][]}
  */
-export const LEVEL_RATINGS = [['beginner', 1764], ['casual', 1849], ['strong', 1951], ['expert', 2047]];
+export const LEVEL_RATINGS = [['beginner', 1759], ['casual', 1844], ['strong', 1946], ['expert', 2059]];
 
 /**
  * Per named level: the share of the way to the next that its "+50" level stands at.
