@@ -85,6 +85,7 @@ REASONS = (
     "keep_completes",
     "keep_card",
     "lay_first",
+    "lay_fewer",
     "lay_off_first",
     "exchange_joker",
     "hold_back",
@@ -337,7 +338,10 @@ def _reason(view: SeatView, played: Action, better: Action) -> tuple[str, dict[s
             }
         return "keep_card", {"card": str(played.card), "instead": str(better.card)}
     if isinstance(better, Lay):
-        return "lay_first", {"melds": [[str(c) for c in m] for m in better.melds]}
+        melds = {"melds": [[str(c) for c in m] for m in better.melds]}
+        if isinstance(played, Lay) and set(better.melds) < set(played.melds):
+            return "lay_fewer", melds
+        return "lay_first", melds
     if isinstance(better, LayOff):
         return "lay_off_first", {"card": str(better.card)}
     if isinstance(better, ExchangeJoker):

@@ -171,9 +171,11 @@ and jokers; but a joker taken from its melds makes a meld of any pair in the
 seat's hand, and is one the opponent no longer has. Opening for a joker, the
 seat lays the least that opens and keeps its other melds in hand for the same
 reasons."""
-SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2)
+SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2, keep_new=True, least=True)
 """Against several opponents the race is won by laying off onto their melds:
-also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards."""
+also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards. Even then it
+lays the least that opens and keeps its other melds in hand: each meld on the
+table is a place for every opponent to lay off on."""
 
 
 def holding_plan(opponents: int) -> HoldingPlan:

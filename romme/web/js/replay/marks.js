@@ -44,7 +44,7 @@ import { cardShort } from '../cards.js';
 
 const REASONS = new Set([
   'take_completes', 'take_card', 'draw_stock', 'keep_completes', 'keep_card',
-  'lay_first', 'lay_off_first', 'exchange_joker', 'hold_back', 'other',
+  'lay_first', 'lay_fewer', 'lay_off_first', 'exchange_joker', 'hold_back', 'other',
 ]);
 
 /**
