@@ -320,12 +320,12 @@ def test_the_probe_refuses_a_weight_it_does_not_know(
     assert "--style" in capsys.readouterr().err
 
 
-def test_the_expert_searches_everywhere_but_heads_up_at_one_round_tables() -> None:
+def test_the_expert_searches_only_in_matches_over_several_rounds() -> None:
     expert = ExpertBot(1)
     heads_up = opening_to_play(2).view_for(0)
     four = opening_to_play(4).view_for(0)
     assert not expert.searches(heads_up, expert.context(heads_up))
-    assert expert.searches(four, expert.context(four))
+    assert not expert.searches(four, expert.context(four))
     match = arranged(Rules.classic(), [OWN, OTHERS[0]], melds=TABLE, opened=[1], drawn=True)
     view = match.view_for(0)
     assert expert.searches(view, expert.context(view))
