@@ -179,8 +179,8 @@ class ExpertBot(StrongBot):
         return keeps_melds_back(view.rules, view.melds, arr.left, _others(view), self.plan(view))
 
     def opening_melds(self, view: SeatView, ctx: Context, opener: Arrangement) -> Sequence[Meld]:
-        """Heads-up at a one-round table, opening for a joker, the least that
-        opens (:func:`~romme.bots.playbook.least_opening`); the rest stays in hand."""
+        """At a one-round table, opening without going out, the least that opens
+        (:func:`~romme.bots.playbook.least_opening`); the rest stays in hand."""
         if not self.holds_back(ctx):
             return opener.melds
         arr = arrangement(view.hand, view.rules)
@@ -189,8 +189,8 @@ class ExpertBot(StrongBot):
         return opener.melds
 
     def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
-        """Heads-up at a one-round table, once opened (for a joker), the same
-        plan keeps new melds in hand until they take the seat out
+        """At a one-round table, once opened, the same plan keeps new melds in
+        hand until they take the seat out
         (:meth:`~romme.bots.playbook.HoldingPlan.keeps_new_melds`)."""
         if not self.holds_back(ctx):
             return False

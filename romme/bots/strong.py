@@ -227,9 +227,10 @@ class StrongBot(BaseBot):
         if not view.opened[seat]:
             opener = opening(hand, rules)
             if opener is not None and not self.should_hold(view, ctx, opener):
-                lay = lay_melds(view, self.opening_melds(view, ctx, opener))
+                melds = self.opening_melds(view, ctx, opener)
+                lay = lay_melds(view, melds)
                 if lay is not None:
-                    return Decision(lay, f"open with {opener.points} points")
+                    return Decision(lay, f"open with {sum(m.value for m in melds)} points")
         else:
             arr = arrangement(hand, rules)
             swaps = exchange_options(view, arr.left)
