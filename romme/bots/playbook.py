@@ -36,6 +36,7 @@ __all__ = [
     "lay_offs_worth_making",
     "least_opening",
     "next_seat",
+    "opens",
     "takes_a_joker",
     "trim_for_discard",
 ]
@@ -95,11 +96,16 @@ def lay_melds(view: SeatView, melds: Sequence[Meld]) -> Lay | None:
         return None
     if not view.opened[seat]:
         rules = view.rules
-        values = [Meld.check(cards, rules).value for cards in laid]
-        reach = max(values) if rules.opening_single_meld else sum(values)
-        if reach < rules.opening_points:
+        if not opens([Meld.check(cards, rules).value for cards in laid], rules):
             return None
     return Lay(seat, tuple(laid))
+
+
+def opens(values: Sequence[int], rules: Rules) -> bool:
+    """Whether melds of these opening values, laid together, open: their sum
+    (or, with ``opening_single_meld``, the best of them) reaches the opening."""
+    reach = max(values) if rules.opening_single_meld else sum(values)
+    return reach >= rules.opening_points
 
 
 def lay_off_plan(
@@ -218,14 +224,8 @@ def least_opening(melds: Sequence[Meld], rules: Rules) -> list[Meld]:
     fewest jokers first, then the fewest cards: what a seat that keeps its melds
     in hand lays when it opens without going out. The others stay in hand, and
     a joker in hand cannot be taken by anyone."""
-
-    def opens(chosen: Sequence[Meld]) -> bool:
-        values = [m.value for m in chosen]
-        reach = max(values) if rules.opening_single_meld else sum(values)
-        return reach >= rules.opening_points
-
     for size in range(1, len(melds)):
-        ways = [list(c) for c in combinations(melds, size) if opens(c)]
+        ways = [list(c) for c in combinations(melds, size) if opens([m.value for m in c], rules)]
         if ways:
             return min(
                 ways,
