@@ -19,7 +19,11 @@ async def test_timeouts_autoplay_then_a_bot_takes_over_until_back(
 ) -> None:
     server = make_server(time_scale=30)  # a 15 s turn lasts half a second
     a = await (await Client(server, nickname("ta")).guest()).connect()
-    table = await create_table(a, seats=2, bots={"1": "beginner"}, point_limit=100, turn_seconds=15)
+    # A high limit: the beginner may go out before the third timeout, and the
+    # doubled penalty of a hand rummy could otherwise end the match there.
+    table = await create_table(
+        a, seats=2, bots={"1": "beginner"}, point_limit=1000, turn_seconds=15
+    )
     sent_ms = int(time.time() * 1000)
     await a.request({"type": "start_game", "table": table})
     first = await a.expect("update", lambda m: m["version"] == 1)
