@@ -29,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from romme.bots.analysis import (
     COMPARE_DEALS,
-    SEARCH_PLAYOUTS,
     analyse_decision,
     bot_game,
     decisions,
@@ -76,7 +75,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         "kind": "analysis",
         "games": args.games,
         "levels": list(levels),
-        "search_playouts": SEARCH_PLAYOUTS,
         "compare_deals": COMPARE_DEALS,
         "decisions_p50": statistics.median(sizes),
         "decisions_max": max(sizes),

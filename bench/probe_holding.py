@@ -39,7 +39,7 @@ from romme.bots import _CLASSES, is_level
 from romme.bots.evaluate import Style
 from romme.bots.expert import ExpertBot
 from romme.bots.playbook import HoldingPlan
-from romme.bots.strong import StrongBot
+from romme.bots.strong import Context, StrongBot
 from romme.bots.tournament import run_tournament
 from romme.engine.rules import Rules
 from romme.engine.view import SeatView
@@ -69,7 +69,7 @@ def plan_level(
         def __init__(self, seed: int = 0) -> None:
             super().__init__(seed, playouts=0)
 
-        def plan(self, view: SeatView) -> HoldingPlan:
+        def plan(self, view: SeatView, ctx: Context) -> HoldingPlan:
             return chosen
 
     return PlanBot

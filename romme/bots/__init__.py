@@ -56,7 +56,7 @@ def is_level(level: object) -> bool:
 def make_bot(level: str, seed: int = 0, **options: Any) -> Bot:
     """A computer opponent of this strength; its moves depend only on the views
     it is shown and on ``seed``. ``options`` tune a level (the expert takes
-    ``playouts``, ``time_cap`` and ``horizon``; a level between two named ones
+    ``search_close``, ``playouts``, ``time_cap`` and ``horizon``; a level between two named ones
     passes them to the one above)."""
     cls = _CLASSES.get(level)
     if cls is not None:

@@ -13,9 +13,9 @@ made only if the expert's move did better on average. The mark says how much:
 the expected penalty points saved and the chance of going out gained.
 
 The work per decision is bounded by counts, not by time, so that a repeated
-analysis gives the same marks on any machine: the expert's search has
-``SEARCH_PLAYOUTS`` playouts, the comparison ``COMPARE_DEALS`` deals per move,
-and every playout at most a fixed number of actions
+analysis gives the same marks on any machine: the expert plays its own move
+without search (as at a table), the comparison has ``COMPARE_DEALS`` deals per
+move, and every playout at most a fixed number of actions
 (:func:`~romme.bots.rollout.playout`). All randomness is derived from the match
 seed and the decision's position.
 
@@ -64,7 +64,6 @@ from romme.engine.view import SeatView
 __all__ = [
     "COMPARE_DEALS",
     "REASONS",
-    "SEARCH_PLAYOUTS",
     "AnalysisInput",
     "Mark",
     "analyse_decision",
@@ -73,8 +72,6 @@ __all__ = [
     "decisions",
 ]
 
-SEARCH_PLAYOUTS = 32
-"""The expert's search budget per analysed decision (a table's expert has 64)."""
 COMPARE_DEALS = 12
 """Sampled deals on which the player's and the expert's move are both played out."""
 
@@ -225,7 +222,7 @@ def _judge(log: AnalysisInput, index: int, game: Game, played: Action) -> Mark |
     if seat is None or game.phase not in (Phase.DRAW, Phase.PLAY) or game.current != seat:
         return None
     view = game.view_for(seat)
-    expert = ExpertBot(_derived(log, index, "expert"), playouts=SEARCH_PLAYOUTS, time_cap=None)
+    expert = ExpertBot(_derived(log, index, "expert"))
     suggestion = expert.suggest(view)
     if suggestion is None or _agrees(played, suggestion.action):
         return None

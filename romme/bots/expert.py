@@ -1,23 +1,32 @@
-"""The expert level: the strong player, plus search where a decision is close.
+"""The expert level: the strong player that keeps its melds in hand until they pay.
 
-When the strong judgement sees several moves of nearly the same worth (which
-card to throw, whether to take the top card, whether to open now or hold back
-for a hand rummy, whether to knock), the expert deals the cards it cannot see in
-many ways that agree with what it knows (:mod:`romme.bots.sampler`), plays every
-candidate move in each of those deals to the end of the round
-(:mod:`romme.bots.rollout`), and takes the move that did best on average. Every
-candidate is tried on the same deals, so luck does not decide between them.
+Its plan (:func:`romme.bots.playbook.holding_plan`, :meth:`ExpertBot.plan`):
+at a one-round table, where only going out counts, melds on the table give the
+others lay-offs and jokers, so it opens only to go out, to bring a joker home
+(heads-up), or when the table pays (several opponents); in a match over several
+rounds a hand rummy doubles every opponent's penalty, so it holds back the same
+way, and lays everything once an opponent is close to going out. Opening
+without going out, it lays the least that opens and keeps the rest.
 
-The budget is a number of playouts (``playouts``), so a decision does not depend
-on the machine's speed; ``time_cap`` is a safety net (CPU seconds of the
-deciding thread) that cuts only the rare longest searches, so that no decision
-takes much more than a second. Decisions with a single sensible option cost no
-search at all.
+With ``search_close`` (off by default, for probes) it also searches where the
+strong judgement sees several moves of nearly the same worth (which card to
+throw, whether to take the top card, whether to open now or hold back, whether
+to knock): it deals the cards it cannot see in many ways that agree with what
+it knows (:mod:`romme.bots.sampler`), plays every candidate move in each of
+those deals to the end of the round (:mod:`romme.bots.rollout`, its own seat
+holding back by the same plan), and takes the move that did best on average.
+Every candidate is tried on the same deals, so luck does not decide between
+them. On every probe so far the search played no better than the plan alone
+(docs/bots.md).
 
-With ``horizon``, a playout stops after that many more turns per seat and the
-hands are judged where it stopped (:func:`romme.bots.rollout.judge`): cheaper
-playouts, so more deals for the same budget. It is an option for probes; on
-the probes so far it played no better than playouts to the end of the round.
+The search's budget is a number of playouts (``playouts``), so a decision does
+not depend on the machine's speed; ``time_cap`` is a safety net (CPU seconds of
+the deciding thread) that cuts only the rare longest searches, so that no
+decision takes much more than a second. Decisions with a single sensible option
+cost no search at all. With ``horizon``, a playout stops after that many more
+turns per seat and the hands are judged where it stopped
+(:func:`romme.bots.rollout.judge`): cheaper playouts, so more deals for the
+same budget.
 """
 
 from __future__ import annotations
@@ -80,11 +89,14 @@ class ExpertBot(StrongBot):
         playouts: int = DEFAULT_PLAYOUTS,
         time_cap: float | None = DEFAULT_TIME_CAP,
         horizon: int | None = None,
+        search_close: bool = False,
     ) -> None:
         super().__init__(seed)
         self.playouts = playouts
         self.time_cap = time_cap
         self.horizon = horizon
+        self.search_close = search_close
+        """Search the close decisions (:meth:`searches`): off by default."""
         """Turns per seat a playout looks ahead before the hands are judged
         (:func:`romme.bots.rollout.judge`); ``None`` plays to the end of the round."""
 
@@ -108,7 +120,7 @@ class ExpertBot(StrongBot):
         if len(candidates) < 2 or not self.may_search(view, ctx):
             return 0
         worlds = max(2, self.playouts // len(candidates))
-        holders = frozenset({seat}) if self.holds_back(ctx) else frozenset()
+        holders = frozenset({seat})
         diffs: list[list[float]] = [[] for _ in candidates]
         start = time.thread_time()
         for _ in range(worlds):
@@ -148,53 +160,45 @@ class ExpertBot(StrongBot):
         return self.playouts > 0 and self.searches(view, ctx)
 
     def searches(self, view: SeatView, ctx: Context) -> bool:
-        """Whether the search may overrule the judgement here: in matches over
-        several rounds, not at a one-round table. There the plan of holding the
-        melds back is the whole edge, and the playouts, whose policy is cruder
-        than the strong judgement, overrule it for the worse or for nothing
-        (docs/bots.md): heads-up the expert with search won 64.4% of the
-        ladder's 2,000 games against the strong level, the same play without it
-        66.6%; at four seats against three casual players, 61.8% of 800 games
-        with search, 62.9% without."""
-        return not ctx.single_round
+        """Whether the search may overrule the judgement here: only with
+        ``search_close``. By default the plan of holding back is the expert's
+        whole edge at every table, and the playouts, whose policy is cruder than
+        the strong judgement, overruled it for the worse or for nothing
+        (docs/bots.md): heads-up at one-round tables the expert with search won
+        64.4% of the ladder's 2,000 games against the strong level, the same
+        play without it 66.6%; in matches to 100 the search alone won 57% of 120
+        matches against the strong level, the plan alone 90% of 1,000."""
+        return self.search_close
 
     # ---------------------------------------------------------------- opening
 
-    def holds_back(self, ctx: Context) -> bool:
-        """At a one-round table only going out counts, and melds on the table
-        help the others (lay-offs, joker exchanges) more than they help the
-        seat: the expert keeps its melds in hand until they pay
-        (:func:`~romme.bots.playbook.keeps_melds_back`)."""
-        return ctx.single_round
-
-    def plan(self, view: SeatView) -> HoldingPlan:
-        """When a seat that holds back opens after all: by the number of
-        opponents (:func:`~romme.bots.playbook.holding_plan`)."""
-        return holding_plan(len(_others(view)))
+    def plan(self, view: SeatView, ctx: Context) -> HoldingPlan:
+        """How the expert holds its melds back here
+        (:func:`~romme.bots.playbook.holding_plan`): at a one-round table only
+        going out counts, and melds on the table help the others (lay-offs,
+        joker exchanges) more than they help the seat; in a match a hand rummy
+        doubles every opponent's penalty, and the seat lays everything once an
+        opponent is close to going out."""
+        return holding_plan(len(_others(view)), ctx.single_round)
 
     def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
-        if not self.holds_back(ctx):
-            return super().should_hold(view, ctx, opener)
         arr = arrangement(view.hand, view.rules)
-        return keeps_melds_back(view.rules, view.melds, arr.left, _others(view), self.plan(view))
+        return keeps_melds_back(
+            view.rules, view.melds, arr.left, _others(view), self.plan(view, ctx)
+        )
 
     def opening_melds(self, view: SeatView, ctx: Context, opener: Arrangement) -> Sequence[Meld]:
-        """At a one-round table, opening without going out, the least that opens
+        """Opening without going out, the least that opens
         (:func:`~romme.bots.playbook.least_opening`); the rest stays in hand."""
-        if not self.holds_back(ctx):
-            return opener.melds
         arr = arrangement(view.hand, view.rules)
-        if self.plan(view).opens_with_least(view.rules, view.melds, arr.left):
+        if self.plan(view, ctx).opens_with_least(view.rules, view.melds, arr.left, _others(view)):
             return least_opening(opener.melds, view.rules)
         return opener.melds
 
     def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
-        """At a one-round table, once opened, the same plan keeps new melds in
-        hand until they take the seat out
-        (:meth:`~romme.bots.playbook.HoldingPlan.keeps_new_melds`)."""
-        if not self.holds_back(ctx):
-            return False
-        return self.plan(view).keeps_new_melds(view.rules, view.melds, arr.left)
+        """Once opened, the same plan keeps new melds in hand until they take
+        the seat out (:meth:`~romme.bots.playbook.HoldingPlan.keeps_new_melds`)."""
+        return self.plan(view, ctx).keeps_new_melds(view.rules, view.melds, arr.left, _others(view))
 
     # ------------------------------------------------------------------ knock
 

@@ -22,6 +22,7 @@ from romme.engine.view import SeatView
 
 __all__ = [
     "HEADS_UP",
+    "MATCH",
     "SEVERAL",
     "HoldingPlan",
     "can_lay_all",
@@ -135,14 +136,15 @@ def goes_out_by_laying_off(rules: Rules, table: Sequence[Meld], loose: Sequence[
 
 
 CLOSE_CARDS = 3
-"""At a one-round table of three or four seats, a seat holding its melds back
-opens once an opponent is down to this many cards (:func:`keeps_melds_back`)."""
+"""A seat holding its melds back opens once an opponent is down to this many
+cards: at a one-round table of three or four seats, and heads-up in a match
+over several rounds (:func:`keeps_melds_back`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class HoldingPlan:
-    """When a seat that holds its melds back at a one-round table opens after
-    all, besides going out at once (:func:`keeps_melds_back`)."""
+    """When a seat that holds its melds back opens after all, besides going out
+    at once (:func:`keeps_melds_back`), and how much it lays then."""
 
     close: int
     """Once an opponent is down to this many cards (0: never for that)."""
@@ -157,36 +159,67 @@ class HoldingPlan:
     least: bool = False
     """Open with the least that opens (:func:`least_opening`) when not going
     out; the other melds stay in hand (:meth:`opens_with_least`)."""
+    open_up: bool = False
+    """In a match over several rounds, where the cards left in hand are counted:
+    once an opponent is down to ``close`` cards, lay every meld, at the opening
+    and after it, whatever ``least`` and ``keep_new`` say (:meth:`lays_all`)."""
 
-    def keeps_new_melds(self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card]) -> bool:
+    def lays_all(self, others: Sequence[int]) -> bool:
+        """Whether the seat now lays every meld it has: with ``open_up``, once an
+        opponent (``others``: the hand counts of the other seats still in the
+        round) is down to ``close`` cards, so that little is left to count when
+        that opponent goes out."""
+        return self.open_up and any(count <= self.close for count in others)
+
+    def keeps_new_melds(
+        self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
+    ) -> bool:
         """Whether a seat that holds its melds back by this plan, and has opened,
         keeps the new melds of its hand there this turn (``loose``: its cards
-        outside them): until laying them lets it go out."""
-        return self.keep_new and not goes_out_by_laying_off(rules, table, loose)
+        outside them): until laying them lets it go out, or :meth:`lays_all`."""
+        if not self.keep_new or self.lays_all(others):
+            return False
+        return not goes_out_by_laying_off(rules, table, loose)
 
-    def opens_with_least(self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card]) -> bool:
+    def opens_with_least(
+        self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
+    ) -> bool:
         """Whether a seat that holds its melds back by this plan, and opens now,
-        lays only the :func:`least_opening`: unless it is going out."""
-        return self.least and not goes_out_by_laying_off(rules, table, loose)
+        lays only the :func:`least_opening`: unless it is going out, or
+        :meth:`lays_all`."""
+        if not self.least or self.lays_all(others):
+            return False
+        return not goes_out_by_laying_off(rules, table, loose)
 
 
 HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True, keep_new=True, least=True)
-"""Heads-up: to go out, or to bring a joker home. The one opponent goes out or
-not whatever the seat shows, and melds on the table would only give it lay-offs
-and jokers; but a joker taken from its melds makes a meld of any pair in the
-seat's hand, and is one the opponent no longer has. Opening for a joker, the
-seat lays the least that opens and keeps its other melds in hand for the same
-reasons."""
+"""Heads-up at a one-round table: to go out, or to bring a joker home. The one
+opponent goes out or not whatever the seat shows, and melds on the table would
+only give it lay-offs and jokers; but a joker taken from its melds makes a meld
+of any pair in the seat's hand, and is one the opponent no longer has. Opening
+for a joker, the seat lays the least that opens and keeps its other melds in
+hand for the same reasons."""
 SEVERAL = HoldingPlan(close=CLOSE_CARDS, fits=2, keep_new=True, least=True)
-"""Against several opponents the race is won by laying off onto their melds:
-also on two lay-offs, or an opponent at :data:`CLOSE_CARDS` cards. Even then it
-lays the least that opens and keeps its other melds in hand: each meld on the
-table is a place for every opponent to lay off on."""
+"""Against several opponents at a one-round table the race is won by laying
+off onto their melds: also on two lay-offs, or an opponent at
+:data:`CLOSE_CARDS` cards. Even then it lays the least that opens and keeps its
+other melds in hand: each meld on the table is a place for every opponent to
+lay off on."""
+MATCH = HoldingPlan(close=CLOSE_CARDS, fits=0, jokers=True, keep_new=True, least=True, open_up=True)
+"""In a match over several rounds, at any number of seats: the melds stay in
+hand for a hand rummy, which doubles every opponent's penalty, and the seat
+opens, as at a one-round table heads-up, to go out or to bring a joker home; but
+once an opponent is down to :data:`CLOSE_CARDS` cards that opponent's going out
+is near, and the seat lays every meld it has, so that little is left in its hand
+to count."""
 
 
-def holding_plan(opponents: int) -> HoldingPlan:
-    """The expert's plan for this many opponents still in the round
-    (the probes behind it are in docs/bots.md, "Probes of the plan")."""
+def holding_plan(opponents: int, single_round: bool = True) -> HoldingPlan:
+    """The expert's plan for this many opponents still in the round, at a
+    one-round table or in a match over several rounds (the probes behind it are
+    in docs/bots.md, "Probes of the plan" and "Full matches")."""
+    if not single_round:
+        return MATCH
     return HEADS_UP if opponents < 2 else SEVERAL
 
 
@@ -195,20 +228,19 @@ def keeps_melds_back(
     table: Sequence[Meld],
     loose: Sequence[Card],
     others: Sequence[int],
-    plan: HoldingPlan | None = None,
+    plan: HoldingPlan,
 ) -> bool:
-    """The plan of holding back at a one-round table (the expert's, and its own
-    seat's in its playouts): whether a seat that could open keeps its melds in
-    hand this turn. ``loose`` are its cards outside its melds, ``others`` the
-    hand counts of the other seats still in the round, ``plan`` the triggers
-    (by default :func:`holding_plan` for that many opponents).
+    """The plan of holding back (the expert's, and its own seat's in its
+    playouts): whether a seat that could open keeps its melds in hand this
+    turn. ``loose`` are its cards outside its melds, ``others`` the hand counts
+    of the other seats still in the round, ``plan`` the triggers
+    (:func:`holding_plan`).
 
     It opens when it can go out at once (every loose card but the discard
     fits the table, which includes a hand of melds only), else when a trigger
     of the plan fires."""
     if goes_out_by_laying_off(rules, table, loose):
         return False
-    plan = plan if plan is not None else holding_plan(len(others))
     exchanges = plan.jokers and rules.joker_exchange_to_hand
     if exchanges and any(takes_a_joker(card, table) for card in loose):
         return False

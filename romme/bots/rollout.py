@@ -79,14 +79,19 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
     own_plan = None
     if hold:
         others = [len(game.hands[s]) for s in range(game.seats) if s != seat and game.active[s]]
-        own_plan = holding_plan(len(others))
+        own_plan = holding_plan(len(others), rules.single_round())
     if not game.opened[seat]:
         op = opening(hand, rules)
-        holds = own_plan is not None and op is not None
-        if holds and keeps_melds_back(rules, game.melds, arr.left, others, own_plan):
+        if (
+            own_plan is not None
+            and op is not None
+            and keeps_melds_back(rules, game.melds, arr.left, others, own_plan)
+        ):
             op = None
         if op is not None:
-            least = own_plan is not None and own_plan.opens_with_least(rules, game.melds, arr.left)
+            least = own_plan is not None and own_plan.opens_with_least(
+                rules, game.melds, arr.left, others
+            )
             laid = _trimmed(game, seat, least_opening(op.melds, rules) if least else op.melds)
             if laid and sum(Meld.check(m, rules).value for m in laid) >= rules.opening_points:
                 return Lay(seat, laid)
@@ -102,7 +107,9 @@ def _play(game: Game, seat: int, seen: Counter[Card], hold: bool = False) -> Act
                         positions = meld.exchange_positions(card)
                         if positions:
                             return ExchangeJoker(seat, card, index, positions[0])
-        keep = own_plan is not None and own_plan.keeps_new_melds(rules, game.melds, arr.left)
+        keep = own_plan is not None and own_plan.keeps_new_melds(
+            rules, game.melds, arr.left, others
+        )
         if arr.melds and not keep:
             laid = _trimmed(game, seat, arr.melds)
             if laid:

@@ -74,7 +74,7 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
     nearest = min(others, default=13)
     draws = expected_draws(view.stock_count, active, nearest)
-    single_round = view.rules.scoring == "elimination" and view.rules.point_limit <= 1
+    single_round = view.rules.single_round()
     style = base or Style()
     weight = 0.004 if single_round else style.penalty_weight
     # Late in the round the cards in hand are what will be counted.

@@ -156,6 +156,11 @@ class Rules:
     def replace(self, **options: Any) -> Rules:
         return dataclasses.replace(self, **options)
 
+    def single_round(self) -> bool:
+        """Whether a game is one round (classic with limit 1): then only going
+        out counts, and the penalties decide nothing."""
+        return self.scoring == "elimination" and self.point_limit <= 1
+
     def knock_possible(self, seats: int) -> bool:
         """Whether knocking can ever happen with this many seats."""
         return self.knock and seats >= 3

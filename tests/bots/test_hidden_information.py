@@ -48,7 +48,7 @@ def exact_bot(level: str, seed: int) -> Bot:
     search budget to keep the test quick (the budget does not change what the
     search may read)."""
     if level == "expert":
-        return ExpertBot(seed, playouts=12, time_cap=None)
+        return ExpertBot(seed, playouts=12, time_cap=None, search_close=True)
     return make_bot(level, seed)
 
 

@@ -24,6 +24,7 @@ from romme.bots.expert import ExpertBot
 from romme.bots.playbook import (
     CLOSE_CARDS,
     HEADS_UP,
+    MATCH,
     SEVERAL,
     HoldingPlan,
     holding_plan,
@@ -40,6 +41,7 @@ from tests.engine.helpers import arranged
 
 ROOT = Path(__file__).resolve().parents[2]
 SINGLE_ROUND = Rules.classic(point_limit=1)
+MATCH_RULES = Rules.classic(point_limit=100)
 TABLE = [(1, "5S 6S 7S"), (1, "8C 8H 8S")]
 """The second seat's melds: ``4S`` and ``8D`` lay off on them."""
 OWN = "TH JH QH KH 2S 5D 9C 4S 8D"
@@ -92,7 +94,8 @@ def test_heads_up_the_expert_opens_to_go_out() -> None:
 )
 def test_keeps_melds_back(loose: str, others: list[int], keeps: bool) -> None:
     melds = table("5S 6S 7S", "8C 8H 8S")
-    assert keeps_melds_back(SINGLE_ROUND, melds, parse_cards(loose), others) is keeps
+    plan = HEADS_UP if len(others) < 2 else SEVERAL
+    assert keeps_melds_back(SINGLE_ROUND, melds, parse_cards(loose), others, plan) is keeps
 
 
 @pytest.mark.parametrize(
@@ -226,12 +229,38 @@ def test_the_plan_keeps_new_melds_and_opens_with_the_least(
 ) -> None:
     """Both only heads-up, and not when the seat goes out."""
     melds = table("5S 6S 7S", "8C 8H 8S")
+    cards = parse_cards(loose)
     plan = holding_plan(len(others))
-    assert plan.keeps_new_melds(SINGLE_ROUND, melds, parse_cards(loose)) is keeps
-    assert plan.opens_with_least(SINGLE_ROUND, melds, parse_cards(loose)) is keeps
+    assert plan is not None
+    assert plan.keeps_new_melds(SINGLE_ROUND, melds, cards, others) is keeps
+    assert plan.opens_with_least(SINGLE_ROUND, melds, cards, others) is keeps
     lays_all = HoldingPlan(close=CLOSE_CARDS, fits=2)
-    assert not lays_all.keeps_new_melds(SINGLE_ROUND, melds, parse_cards(loose))
-    assert not lays_all.opens_with_least(SINGLE_ROUND, melds, parse_cards(loose))
+    assert not lays_all.keeps_new_melds(SINGLE_ROUND, melds, cards, others)
+    assert not lays_all.opens_with_least(SINGLE_ROUND, melds, cards, others)
+
+
+@pytest.mark.parametrize(
+    ("opponent", "keeps"),
+    [
+        pytest.param(CLOSE_CARDS + 1, True, id="the opponent far from going out"),
+        pytest.param(CLOSE_CARDS, False, id="the opponent close: lay everything"),
+    ],
+)
+def test_in_a_match_heads_up_the_plan_lays_everything_once_the_opponent_is_close(
+    opponent: int, keeps: bool
+) -> None:
+    """In a match the cards left in hand are counted: once the one opponent is
+    down to three cards, the seat opens, with every meld, and lays new ones."""
+    melds = table("5S 6S 7S", "8C 8H 8S")
+    loose = parse_cards("9C 4D")
+    plan = holding_plan(1, single_round=False)
+    assert plan == MATCH
+    assert keeps_melds_back(MATCH_RULES, melds, loose, [opponent], plan) is keeps
+    assert plan.keeps_new_melds(MATCH_RULES, melds, loose, [opponent]) is keeps
+    assert plan.opens_with_least(MATCH_RULES, melds, loose, [opponent]) is keeps
+    # At a one-round table the same opponent changes nothing of that.
+    assert HEADS_UP.keeps_new_melds(SINGLE_ROUND, melds, loose, [opponent])
+    assert HEADS_UP.opens_with_least(SINGLE_ROUND, melds, loose, [opponent])
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -268,6 +297,14 @@ def test_the_plan_by_number_of_opponents() -> None:
         == holding_plan(3)
         == SEVERAL
         == HoldingPlan(close=CLOSE_CARDS, fits=2, keep_new=True, least=True)
+    )
+    assert (
+        holding_plan(1, single_round=False)
+        == holding_plan(3, single_round=False)
+        == MATCH
+        == HoldingPlan(
+            close=CLOSE_CARDS, fits=0, jokers=True, keep_new=True, least=True, open_up=True
+        )
     )
 
 
@@ -320,12 +357,45 @@ def test_the_probe_refuses_a_weight_it_does_not_know(
     assert "--style" in capsys.readouterr().err
 
 
-def test_the_expert_searches_only_in_matches_over_several_rounds() -> None:
-    expert = ExpertBot(1)
-    heads_up = opening_to_play(2).view_for(0)
-    four = opening_to_play(4).view_for(0)
-    assert not expert.searches(heads_up, expert.context(heads_up))
-    assert not expert.searches(four, expert.context(four))
-    match = arranged(Rules.classic(), [OWN, OTHERS[0]], melds=TABLE, opened=[1], drawn=True)
-    view = match.view_for(0)
-    assert expert.searches(view, expert.context(view))
+def test_the_expert_searches_only_when_asked() -> None:
+    """The plan decides at every table; the search is a probe's option."""
+    matches = [
+        arranged(MATCH_RULES, [OWN, *OTHERS[: seats - 1]], melds=TABLE, opened=[1], drawn=True)
+        for seats in (2, 4)
+    ]
+    views = [opening_to_play(2).view_for(0), opening_to_play(4).view_for(0)]
+    views += [match.view_for(0) for match in matches]
+    plain, searching = ExpertBot(1), ExpertBot(1, search_close=True)
+    for view in views:
+        assert not plain.may_search(view, plain.context(view))
+        assert searching.may_search(view, searching.context(view))
+
+
+TWO_MELDS = "TH JH QH KH 2C 2D 2S 9C 5D"
+"""Two melds (``TH JH QH KH`` opens alone) and two loose cards that fit nowhere."""
+
+
+FAR = ["JC QD 2H 6D 5C AS 7C KD 4H", "JD QC 3H 6C 5H AD 7H KC 4C", "TS JS 3S 4D 6H 7D 9D AC KS"]
+"""Nine cards each: opponents far from going out."""
+
+
+def match_to_play(opponents: list[str]) -> Game:
+    """A match to 100: seat 0 has drawn and holds :data:`TWO_MELDS`; the second
+    seat has opened."""
+    return arranged(MATCH_RULES, [TWO_MELDS, *opponents], melds=TABLE, opened=[1], drawn=True)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("bot", [expert_without_search(), ExpertBot(1)], ids=["plan", "expert"])
+def test_in_a_match_the_expert_holds_back_until_an_opponent_is_close(seats: int, bot: Bot) -> None:
+    """Nine cards in every opponent's hand: it keeps its melds for a hand rummy,
+    which doubles the opponents' penalties. Three in one: that opponent may go
+    out any turn, and it lays both melds, where at a one-round table it would
+    lay only the one that opens."""
+    others = seats - 1
+    far = match_to_play(FAR[:others]).view_for(0)
+    assert isinstance(bot.decide(far), Discard)
+    assert isinstance(make_bot("strong", 1).decide(far), Lay)
+    close = match_to_play([*FAR[: others - 1], OTHERS[0]]).view_for(0)
+    lay = bot.decide(close)
+    assert isinstance(lay, Lay) and len(lay.melds) == 2

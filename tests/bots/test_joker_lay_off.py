@@ -176,5 +176,5 @@ def test_playouts_and_the_expert_discard_a_pending_exchanged_joker() -> None:
     game.apply(ExchangeJoker(0, parse_cards("6H")[0], 0, 1))
     assert game.legal_actions(0) == [Discard(0, JOKER)]
     playout(game.clone(), max_actions=1)
-    choice = make_bot("expert", seed=3, playouts=8).decide(game.view_for(0))
+    choice = make_bot("expert", seed=3, playouts=8, search_close=True).decide(game.view_for(0))
     assert choice == Discard(0, JOKER)

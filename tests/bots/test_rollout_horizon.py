@@ -81,7 +81,7 @@ def test_the_expert_with_a_horizon_plays_legal_moves() -> None:
     """Every decision of an expert that searches with short playouts is one the
     engine accepts, through a whole round."""
     game = Game.start(SINGLE_ROUND, 2, b"\x0b" * 32)
-    expert = make_bot("expert", seed=5, playouts=24, time_cap=None, horizon=2)
+    expert = make_bot("expert", seed=5, playouts=24, time_cap=None, horizon=2, search_close=True)
     assert isinstance(expert, ExpertBot) and expert.horizon == 2
     bots = [expert, make_bot("strong", seed=6)]
     for _ in range(400):

@@ -33,19 +33,19 @@ def test_each_level_beats_the_one_below(upper: str, lower: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)  # about two minutes of CPU on a busy machine
-def test_expert_beats_casual() -> None:
-    # Even on a small search budget the expert must win more than half of the games
-    # with 95% confidence (the lower end of the Wilson interval), not just on the
-    # point estimate. The games are fixed by the seed and the search by the bots'
-    # seeds (no time cap), so every run plays the same games: when written, the
-    # expert won 68.3% of these 60 (interval 55.8-78.7%; 120 games, twice the
-    # suite's time, gave 69.2%). bench/bench_bots.py measures it over thousands.
-    options = {"expert": EXPERT_QUICK}
-    result = run_tournament(SINGLE_ROUND, ["expert", "casual"], games=60, seed=7, options=options)
+@pytest.mark.parametrize(
+    ("rules", "games"),
+    [(SINGLE_ROUND, 300), (Rules.classic(point_limit=100), 60)],
+    ids=["single-rounds", "matches-to-100"],
+)
+def test_expert_beats_strong(rules: Rules, games: int) -> None:
+    """With 95% confidence (the lower end of the Wilson interval), not just on
+    the point estimate; the games are fixed by the seed. bench/bench_bots.py
+    measures it over thousands: 71.6% of single rounds, 90% of matches to 100."""
+    result = run_tournament(rules, ["expert", "strong"], games=games, seed=2024)
     stats = result.stats["expert"]
     low, _ = stats.interval()
-    assert stats.seat_games == 60
+    assert stats.seat_games == games
     assert low > 0.5, result.report()
 
 
@@ -70,20 +70,23 @@ def views_of_a_match(seats: int = 3) -> list[SeatView]:
 
 
 @pytest.mark.parametrize(
-    ("level", "views_asked", "uses_randomness"),
+    ("level", "views_asked", "uses_randomness", "options"),
     [
-        ("beginner", None, True),
-        ("casual", None, False),
-        ("strong", None, False),
-        pytest.param("expert", 30, True, marks=pytest.mark.slow),
+        ("beginner", None, True, {}),
+        ("casual", None, False, {}),
+        ("strong", None, False, {}),
+        ("expert", None, False, {}),
+        pytest.param(
+            "expert", 30, True, {**EXPERT_QUICK, "search_close": True}, marks=pytest.mark.slow
+        ),
     ],
+    ids=["beginner", "casual", "strong", "expert", "expert-searching"],
 )
 def test_make_bot_decisions_follow_from_the_view_and_the_seed(
-    level: str, views_asked: int | None, uses_randomness: bool
+    level: str, views_asked: int | None, uses_randomness: bool, options: dict[str, object]
 ) -> None:
     views = views_of_a_match()[:views_asked]
     assert len(views) >= 30
-    options = EXPERT_QUICK if level == "expert" else {}
 
     def decisions(seed: int, order: list[SeatView], one_bot: bool) -> list[Action | None]:
         bot = make_bot(level, seed, **options)
