@@ -95,10 +95,10 @@ class ExpertBot(StrongBot):
         self.playouts = playouts
         self.time_cap = time_cap
         self.horizon = horizon
-        self.search_close = search_close
-        """Search the close decisions (:meth:`searches`): off by default."""
         """Turns per seat a playout looks ahead before the hands are judged
         (:func:`romme.bots.rollout.judge`); ``None`` plays to the end of the round."""
+        self.search_close = search_close
+        """Search the close decisions (:meth:`searches`): off by default."""
 
     # ----------------------------------------------------------------- search
 
