@@ -182,8 +182,10 @@ async def _lobby_over_nodes(nodes: list[ServerProcess], a: Client, b: Client, c:
     await again.connect()
     back = await f1.expect("friend_online", lambda m: m["online"], start=start)
     assert back["nickname"] == f2.nickname
+    welcome = await again.expect("welcome")
+    assert welcome["player"]["nickname"] == f2.nickname, welcome
     lists = await again.expect("friends")
-    assert lists["friends"] == [{"nickname": f1.nickname, "online": True}]
+    assert lists["friends"] == [{"nickname": f1.nickname, "online": True}], again.messages[:4]
     for client in (a2, f1, again):
         await client.close()
 
