@@ -66,11 +66,6 @@ CONFIDENCE = 1.0
 """How many standard errors better a candidate must do to overrule the first."""
 
 
-def _others(view: SeatView) -> list[int]:
-    """The hand counts of the other seats still in the round."""
-    return [view.hand_counts[s] for s in range(view.seats) if s != view.seat and view.active[s]]
-
-
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     n = len(values)
     if n < 2:
@@ -179,26 +174,24 @@ class ExpertBot(StrongBot):
         joker exchanges) more than they help the seat; in a match a hand rummy
         doubles every opponent's penalty, and the seat lays everything once an
         opponent is close to going out."""
-        return holding_plan(len(_others(view)), ctx.single_round)
+        return holding_plan(len(ctx.others), ctx.single_round)
 
     def should_hold(self, view: SeatView, ctx: Context, opener: Arrangement) -> bool:
         arr = arrangement(view.hand, view.rules)
-        return keeps_melds_back(
-            view.rules, view.melds, arr.left, _others(view), self.plan(view, ctx)
-        )
+        return keeps_melds_back(view.rules, view.melds, arr.left, ctx.others, self.plan(view, ctx))
 
     def opening_melds(self, view: SeatView, ctx: Context, opener: Arrangement) -> Sequence[Meld]:
         """Opening without going out, the least that opens
         (:func:`~romme.bots.playbook.least_opening`); the rest stays in hand."""
         arr = arrangement(view.hand, view.rules)
-        if self.plan(view, ctx).opens_with_least(view.rules, view.melds, arr.left, _others(view)):
+        if self.plan(view, ctx).opens_with_least(view.rules, view.melds, arr.left, ctx.others):
             return least_opening(opener.melds, view.rules)
         return opener.melds
 
     def keeps_new_melds(self, view: SeatView, ctx: Context, arr: Arrangement) -> bool:
         """Once opened, the same plan keeps new melds in hand until they take
         the seat out (:meth:`~romme.bots.playbook.HoldingPlan.keeps_new_melds`)."""
-        return self.plan(view, ctx).keeps_new_melds(view.rules, view.melds, arr.left, _others(view))
+        return self.plan(view, ctx).keeps_new_melds(view.rules, view.melds, arr.left, ctx.others)
 
     # ------------------------------------------------------------------ knock
 

@@ -164,12 +164,16 @@ class HoldingPlan:
     once an opponent is down to ``close`` cards, lay every meld, at the opening
     and after it, whatever ``least`` and ``keep_new`` say (:meth:`lays_all`)."""
 
+    def opponent_close(self, others: Sequence[int]) -> bool:
+        """Whether an opponent (``others``: the hand counts of the other seats
+        still in the round) is down to ``close`` cards (never with 0)."""
+        return bool(self.close) and any(count <= self.close for count in others)
+
     def lays_all(self, others: Sequence[int]) -> bool:
-        """Whether the seat now lays every meld it has: with ``open_up``, once an
-        opponent (``others``: the hand counts of the other seats still in the
-        round) is down to ``close`` cards, so that little is left to count when
-        that opponent goes out."""
-        return self.open_up and any(count <= self.close for count in others)
+        """Whether the seat now lays every meld it has: with ``open_up``, once
+        an opponent is close (:meth:`opponent_close`), so that little is left
+        to count when that opponent goes out."""
+        return self.open_up and self.opponent_close(others)
 
     def keeps_new_melds(
         self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
@@ -177,9 +181,7 @@ class HoldingPlan:
         """Whether a seat that holds its melds back by this plan, and has opened,
         keeps the new melds of its hand there this turn (``loose``: its cards
         outside them): until laying them lets it go out, or :meth:`lays_all`."""
-        if not self.keep_new or self.lays_all(others):
-            return False
-        return not goes_out_by_laying_off(rules, table, loose)
+        return self._keeps_some(self.keep_new, rules, table, loose, others)
 
     def opens_with_least(
         self, rules: Rules, table: Sequence[Meld], loose: Sequence[Card], others: Sequence[int]
@@ -187,9 +189,20 @@ class HoldingPlan:
         """Whether a seat that holds its melds back by this plan, and opens now,
         lays only the :func:`least_opening`: unless it is going out, or
         :meth:`lays_all`."""
-        if not self.least or self.lays_all(others):
-            return False
-        return not goes_out_by_laying_off(rules, table, loose)
+        return self._keeps_some(self.least, rules, table, loose, others)
+
+    def _keeps_some(
+        self,
+        option: bool,
+        rules: Rules,
+        table: Sequence[Meld],
+        loose: Sequence[Card],
+        others: Sequence[int],
+    ) -> bool:
+        """Whether ``option`` (of keeping melds in hand) holds this turn."""
+        return (
+            option and not self.lays_all(others) and not goes_out_by_laying_off(rules, table, loose)
+        )
 
 
 HEADS_UP = HoldingPlan(close=0, fits=0, jokers=True, keep_new=True, least=True)
@@ -248,7 +261,7 @@ def keeps_melds_back(
         fits = sum(1 for c in loose if not c.is_joker and fits_table(c, table, rules))
         if fits >= plan.fits:
             return False
-    return not (plan.close and any(count <= plan.close for count in others))
+    return not plan.opponent_close(others)
 
 
 def least_opening(melds: Sequence[Meld], rules: Rules) -> list[Meld]:

@@ -64,6 +64,8 @@ class Context:
     style: Style
     single_round: bool
     """Only going out counts (a one-round table): penalties matter little."""
+    others: tuple[int, ...]
+    """The hand counts of the other seats still in the round."""
 
 
 def make_context(view: SeatView, base: Style | None = None) -> Context:
@@ -71,7 +73,7 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     assert seat is not None
     know = read_knowledge(view)
     active = max(1, sum(1 for a in view.active if a))
-    others = [view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s]]
+    others = tuple(view.hand_counts[s] for s in range(view.seats) if s != seat and view.active[s])
     nearest = min(others, default=13)
     draws = expected_draws(view.stock_count, active, nearest)
     single_round = view.rules.single_round()
@@ -80,7 +82,8 @@ def make_context(view: SeatView, base: Style | None = None) -> Context:
     # Late in the round the cards in hand are what will be counted.
     if not single_round and nearest <= 4:
         weight *= 2.5
-    return Context(know, replace(style, draws_left=draws, penalty_weight=weight), single_round)
+    style = replace(style, draws_left=draws, penalty_weight=weight)
+    return Context(know, style, single_round, others)
 
 
 def score_hand(
