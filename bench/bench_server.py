@@ -10,7 +10,9 @@ four-seat tables of guests, and lets every table play full rounds: the player to
 move waits ``--think`` seconds (jittered 0.5x..1.5x, like a person), then sends
 the reference player's move; everybody says "Next" after a round. For each move
 it measures the time from sending it to each of the four clients receiving the
-resulting update (move-to-broadcast latency). It reports moves per second,
+resulting update (move-to-broadcast latency: until the update's last bytes come
+off the client's socket, before the client decodes it; the echo's messages
+alike, see bench/serverload/arrivals.py). It reports moves per second,
 latency p50 / p99 / p99.9, the server's CPU time per move (the server process's
 user + system time while measured, from psutil, divided by the moves measured:
 everything it did for them, the WebSocket frames included), the worst stall of

@@ -15,6 +15,7 @@ import time
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.serverload.arrivals import Arrivals
 from bench.serverload.seats import Stats
 
 PAYLOAD = json.dumps({"type": "action", "table": 1, "action": {"type": "discard", "card": "7H"}})
@@ -52,8 +53,9 @@ class EchoTables:
             self.tasks.append(asyncio.create_task(self.move(table, members)))
 
     async def read(self, ws: ClientConnection, table: int) -> None:
+        arrivals = Arrivals(ws)
         async for text in ws:
-            now = time.perf_counter()
+            now = arrivals.pop()
             started = self.sent.get((table, int(json.loads(text)["seq"])))
             if started is not None and self.stats.measuring:
                 self.stats.latencies.append(now - started)

@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.serverload.arrivals import Arrivals
 from romme.engine.reference import reference_action
 from romme.engine.view import SeatView
 
@@ -117,19 +118,6 @@ class Stats:
         self.client_lag = max(self.client_lag, other.client_lag)
 
 
-def count_received(ws: ClientConnection, stats: Stats) -> None:
-    """Add what arrives on ``ws``'s socket, as it came over the wire, to
-    ``stats.received`` while measured."""
-    receive = ws.data_received
-
-    def counted(data: bytes) -> None:
-        if stats.measuring:
-            stats.received += len(data)
-        receive(data)
-
-    ws.data_received = counted  # type: ignore[method-assign]
-
-
 class Seat:
     """One scripted client at a real table; reads its socket from the moment it opens."""
 
@@ -137,7 +125,7 @@ class Seat:
         self, ws: ClientConnection, stats: Stats, pace: Pace, sent: dict[tuple[int, int], float]
     ) -> None:
         self.ws = ws
-        count_received(ws, stats)
+        self.arrivals = Arrivals(ws, self.count_read)
         self.table = -1
         self.stats = stats
         self.pace = pace
@@ -169,7 +157,7 @@ class Seat:
             # loaded machine).
             await self.ws.send('{"type": "lobby_subscribe", "deltas": true}')
             async for text in self.ws:
-                now = time.perf_counter()
+                now = self.arrivals.pop()
                 if now > self.stop_at:
                     break
                 if not isinstance(text, str) or text.startswith(LOBBY):
@@ -204,6 +192,11 @@ class Seat:
                     count(self.stats.codes, data.get("code", "?"))
         except Exception:
             pass
+
+    def count_read(self, size: int) -> None:
+        """Bytes came off the socket: counted while measured."""
+        if self.stats.measuring:
+            self.stats.received += size
 
     def record(self, latency: float, game_over: bool) -> None:
         self.stats.latencies.append(latency)
