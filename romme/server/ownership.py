@@ -126,6 +126,10 @@ class Ownership:
         if not leased and not await self.hub.store.ping():
             raise ConnectionError("the database does not answer")
         lost = await self.hub.store.renew_leases(self.node, leased, LEASE_SECONDS)
+        if self.draining:
+            # The node's own drain released its leases while they were being
+            # renewed (a chunk at a time): they were given up, not lost.
+            return
         for table_id in lost:
             if self.unrestored.pop(table_id, None) is not None:
                 continue
