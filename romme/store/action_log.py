@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -40,6 +41,7 @@ class ActionLogStore(StoreCore):
         first_version: int,
         actions: list[dict[str, Any]],
         epoch: int | None = None,
+        stored: Callable[[], None] | None = None,
     ) -> None:
         """Store ``actions`` as versions ``first_version``, ``first_version + 1``, ...
         in one transaction, committed before this returns.
@@ -49,7 +51,9 @@ class ActionLogStore(StoreCore):
         (a gap would make the log useless for recovery). ``lease_lost`` (and
         nothing stored) if ``epoch`` is given and is no longer the table's owner
         epoch (:mod:`romme.store.leases`): another node took the table. Appends
-        are group-committed (:class:`AppendWriter`)."""
+        are group-committed (:class:`AppendWriter`). ``stored()`` is called once
+        they are committed, a turn of the event loop before this returns
+        (:meth:`romme.store.append_group.AppendQueue.append`)."""
         if not is_int(first_version) or first_version < 0:
             raise bad("first_version is a non-negative integer")
         if epoch is not None and not is_int(epoch):
@@ -60,7 +64,7 @@ class ActionLogStore(StoreCore):
             check_json(action, "an action")
         if not is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
-        await self._appends.append(table_id, first_version, actions, epoch)
+        await self._appends.append(table_id, first_version, actions, epoch, stored)
 
 
 class AppendWriter(AppendQueue):

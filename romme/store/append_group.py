@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -66,6 +67,8 @@ __all__ = [
     "version_conflict",
 ]
 
+log = logging.getLogger("romme.store")
+
 Found = tuple[int, str, int, int | None]
 """A table's id, status, owner epoch and last stored version (``None``: none)."""
 
@@ -79,6 +82,9 @@ class Append:
     actions: list[dict[str, Any]]
     epoch: int | None
     done: asyncio.Future[None]
+    stored: Callable[[], None] | None = None
+    """Called once the append is committed, in the very callback that learns it,
+    before ``done`` is resolved (see :meth:`AppendQueue.append`)."""
 
 
 class AppendQueue:
@@ -103,12 +109,20 @@ class AppendQueue:
         first_version: int,
         actions: list[dict[str, Any]],
         epoch: int | None = None,
+        stored: Callable[[], None] | None = None,
     ) -> None:
         """Queue one append (checked by the caller) and wait for its commit. A
         caller cancelled meanwhile stops waiting; its append is stored all the same
-        if its group commits."""
+        if its group commits.
+
+        ``stored()``, if given, is called in the event loop as soon as the append
+        is committed (and only then), in the callback that learns the group's
+        outcome: a turn of the event loop before the caller's wait ends, which on
+        a busy loop is the wait behind everything else that turn runs. A table
+        sends its move's update there. What it raises is logged, not the append's
+        outcome; it is not called once the caller stopped waiting."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        append = Append(table_id, first_version, actions, epoch, done)
+        append = Append(table_id, first_version, actions, epoch, done, stored)
         if not self._take(append):
             self._waiting.append(append)
             if self.task is None:
@@ -208,6 +222,11 @@ def tell(group: list[Append], outcomes: list[Exception | None]) -> None:
         if append.done.done():
             continue
         if outcome is None:
+            if append.stored is not None:
+                try:
+                    append.stored()
+                except Exception:
+                    log.exception("append_stored_failed", extra={"table": append.table_id})
             append.done.set_result(None)
         else:
             append.done.set_exception(outcome)

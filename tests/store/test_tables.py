@@ -304,6 +304,59 @@ async def test_a_refused_append_does_not_hold_back_its_group(store: Store) -> No
     assert record is not None and record.actions == [{"type": "next_round"}]
 
 
+@pytest.mark.asyncio
+async def test_stored_is_called_once_committed_before_the_wait_ends(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An append's ``stored`` (where a table sends its move's update) is called
+    after its commit and before the append's wait ends;
+    never for an append that was refused. What it raises is logged and changes
+    nothing of the append's outcome."""
+    _, table_id = await new_table(store)
+    seen: list[str] = []
+    ended: list[str] = []
+
+    def stored(name: str) -> Any:
+        def called() -> None:
+            assert name not in ended
+            seen.append(name)
+
+        return called
+
+    async def append(name: str, table: int, version: int) -> None:
+        try:
+            await store.append_actions(
+                table, version, [{"type": "next_round"}], stored=stored(name)
+            )
+        finally:
+            ended.append(name)
+
+    results = await asyncio.gather(
+        append("first", table_id, 1),
+        append("again", table_id, 1),  # the same version: refused
+        append("nowhere", 999, 1),  # no such table: refused
+        append("second", table_id, 2),
+        return_exceptions=True,
+    )
+    assert [getattr(r, "code", r) for r in results] == [
+        None,
+        "version_conflict",
+        "no_such_table",
+        None,
+    ]
+    assert seen == ["first", "second"]
+    assert sorted(ended) == ["again", "first", "nowhere", "second"]
+
+    def broken() -> None:
+        raise RuntimeError("a table's update could not be built")
+
+    with caplog.at_level("ERROR", logger="romme.store"):
+        await store.append_actions(table_id, 3, [{"type": "next_round"}], stored=broken)
+    assert "append_stored_failed" in caplog.text
+    record = await store.get_table(table_id)
+    assert record is not None and len(record.actions) == 3
+
+
 async def traced_writes(store: Store) -> list[str]:
     """The statements the group commit of moves runs from now on: on SQLite, those of
     the writer thread's connection; on PostgreSQL, those of the connection the
