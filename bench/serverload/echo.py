@@ -13,6 +13,7 @@ import json
 import random
 import time
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.serverload.arrivals import Arrivals
@@ -56,7 +57,7 @@ class EchoTables:
         arrivals = Arrivals(ws)
         async for text in ws:
             now = arrivals.pop()
-            started = self.sent.get((table, int(json.loads(text)["seq"])))
+            started = self.sent.get((table, int(orjson.loads(text)["seq"])))
             if started is not None and self.stats.measuring:
                 self.stats.latencies.append(now - started)
 

@@ -24,6 +24,7 @@ from http.cookiejar import DefaultCookiePolicy
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.serverload.arrivals import Arrivals
@@ -166,7 +167,7 @@ class Seat:
                     # generator on a loaded machine). The server sends no binary
                     # frames.
                     continue
-                data = json.loads(text)
+                data = orjson.loads(text)
                 kind = data.get("type")
                 future = self.replies.pop(data.get("id"), None) if "id" in data else None
                 if future is not None and not future.done():

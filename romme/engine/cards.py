@@ -147,6 +147,9 @@ class Card:
         """Parse one card in the text notation; raise :class:`CardParseError`."""
         if not isinstance(token, str):
             raise CardParseError(repr(token), "a card is written as text, like 7H or XX")
+        card = _BY_NOTATION.get(token)
+        if card is not None:  # as the engine writes it: most of what is parsed
+            return card
         text = token.strip().replace(_VARIATION_SELECTOR, "").upper()
         if text in _JOKER_INPUT:
             return JOKER
@@ -203,6 +206,9 @@ def _intern_all() -> None:
 
 
 _intern_all()
+
+_BY_NOTATION: dict[str, Card] = {str(card): card for card in Card._interned}
+"""Each card by the notation ``str(card)`` writes."""
 
 JOKER = Card._interned[JOKER_CODE]
 """The joker."""

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
 
@@ -89,85 +90,176 @@ def _hints(cls: Hashable) -> dict[str, Any]:
 
 def decode_value(tp: Any, value: Any) -> Any:
     """Decode a JSON value to the annotated type ``tp``."""
+    return _decoder(tp)(value)
+
+
+Decoder = Callable[[Any], Any]
+"""Decodes one JSON value to the type it was made for (raises
+:class:`~romme.engine.errors.NotationError`, ``TypeError`` or ``ValueError``)."""
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """The decoder of type ``tp``, made once per type: reading a type's
+    annotations (``get_origin``, ``get_args``, the dataclass's fields) for every
+    value cost ten times the decoding itself, and clients decode a whole view
+    for every update."""
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
-        options = get_args(tp)
-        if value is None and type(None) in options:
+        return _union_decoder(tp)
+    if origin is Literal:
+        allowed = get_args(tp)
+
+        def literal(value: Any) -> Any:
+            if value not in allowed:
+                raise NotationError(f"{value!r} is not one of {allowed}")
+            return value
+
+        return literal
+    if origin is tuple:
+        return _tuple_decoder(tp)
+    if origin is dict:
+        return _dict_decoder(tp)
+    simple = _SIMPLE.get(tp)
+    if simple is not None:
+        return simple
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp
+    if isinstance(tp, type) and hasattr(tp, "from_json"):
+        return cast(Decoder, tp.from_json)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return functools.partial(from_json_fields, tp)
+    raise TypeError(f"cannot decode {tp!r}")
+
+
+def _union_decoder(tp: Any) -> Decoder:
+    options = get_args(tp)
+    nullable = type(None) in options
+    decoders = [_decoder(option) for option in options if option is not type(None)]
+
+    def union(value: Any) -> Any:
+        if value is None and nullable:
             return None
         errors = []
-        for option in options:
-            if option is type(None):
-                continue
+        for decode in decoders:
             try:
-                return decode_value(option, value)
+                return decode(value)
             except (NotationError, TypeError, ValueError) as exc:
                 errors.append(str(exc))
         raise NotationError("; ".join(errors) or "bad value")
-    if origin is Literal:
-        if value not in get_args(tp):
-            raise NotationError(f"{value!r} is not one of {get_args(tp)}")
-        return value
-    if origin is tuple:
-        args = get_args(tp)
+
+    return union
+
+
+def _tuple_decoder(tp: Any) -> Decoder:
+    args = get_args(tp)
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+
+        def homogeneous(value: Any) -> Any:
+            if not isinstance(value, list):
+                raise NotationError("expected a list")
+            return tuple([item(v) for v in value])
+
+        return homogeneous
+    items = [_decoder(arg) for arg in args]
+
+    def fixed(value: Any) -> Any:
         if not isinstance(value, list):
             raise NotationError("expected a list")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode_value(args[0], v) for v in value)
-        return tuple(decode_value(a, v) for a, v in zip(args, value, strict=True))
-    if origin is dict:
-        key_type, value_type = get_args(tp)
+        return tuple([decode(v) for decode, v in zip(items, value, strict=True)])
+
+    return fixed
+
+
+def _dict_decoder(tp: Any) -> Decoder:
+    key_type, value_type = get_args(tp)
+    decode_key, decode_item = _decoder(key_type), _decoder(value_type)
+    keys_are_text = key_type is str
+
+    def mapping(value: Any) -> Any:
         if not isinstance(value, dict):
             raise NotationError("expected an object")
         return {
-            decode_value(key_type, k if key_type is str else int(k)): decode_value(value_type, v)
-            for k, v in value.items()
+            decode_key(k if keys_are_text else int(k)): decode_item(v) for k, v in value.items()
         }
-    if tp is Card:
-        if not isinstance(value, str):
-            raise NotationError("expected a card")
-        return Card.parse(value)
-    if tp is Meld:
-        return restore_meld(value)
-    if tp is Any:
-        return value
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise NotationError("expected true or false")
-        return value
-    if tp is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise NotationError("expected an integer")
-        return value
-    if tp is float:
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise NotationError("expected a number")
-        return float(value)
-    if tp is str:
-        if not isinstance(value, str):
-            raise NotationError("expected a string")
-        return value
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return tp(value)
-    if isinstance(tp, type) and hasattr(tp, "from_json"):
-        return tp.from_json(value)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return from_json_fields(tp, value)
-    raise TypeError(f"cannot decode {tp!r}")
+
+    return mapping
+
+
+def _card(value: Any) -> Card:
+    if not isinstance(value, str):
+        raise NotationError("expected a card")
+    return Card.parse(value)
+
+
+def _any(value: Any) -> Any:
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise NotationError("expected true or false")
+    return value
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise NotationError("expected an integer")
+    return value
+
+
+def _float(value: Any) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise NotationError("expected a number")
+    return float(value)
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise NotationError("expected a string")
+    return value
+
+
+_SIMPLE: dict[Any, Decoder] = {
+    Card: _card,
+    Meld: restore_meld,
+    Any: _any,
+    bool: _bool,
+    int: _int,
+    float: _float,
+    str: _str,
+}
+
+
+@cache
+def _fields(cls: Hashable) -> tuple[tuple[str, bool, Decoder], ...]:
+    """Each field of dataclass ``cls``: its name, whether it has a default and its
+    decoder (a dataclass's own decoder reads its fields at its first use, so a
+    type may contain itself)."""
+    hints = _hints(cls)
+    return tuple(
+        (
+            field.name,
+            field.default is not dataclasses.MISSING,
+            _decoder(hints[field.name]),
+        )
+        for field in dataclasses.fields(cast(Any, cls))
+    )
 
 
 def from_json_fields(cls: type[T], data: Any) -> T:
     """Build dataclass ``cls`` from a JSON object written by :func:`to_json_fields`."""
     if not isinstance(data, dict):
         raise NotationError(f"{cls.__name__} must be a JSON object")
-    hints = _hints(cast(Hashable, cls))
     kwargs = {}
     try:
-        for field in dataclasses.fields(cast(Any, cls)):
-            if field.name not in data:
-                if field.default is not dataclasses.MISSING:
+        for name, has_default, decode in _fields(cast(Hashable, cls)):
+            if name not in data:
+                if has_default:
                     continue
-                raise NotationError(f"{cls.__name__}: missing {field.name!r}")
-            kwargs[field.name] = decode_value(hints[field.name], data[field.name])
+                raise NotationError(f"{cls.__name__}: missing {name!r}")
+            kwargs[name] = decode(data[name])
         return cls(**kwargs)
     except NotationError:
         raise

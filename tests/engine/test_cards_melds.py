@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from romme.engine.cards import JOKER, Card, Suit, format_cards, parse_cards, shoe
+from romme.engine.cards import JOKER, Card, Suit, all_naturals, format_cards, parse_cards, shoe
 from romme.engine.errors import CardParseError, InvalidMeld
 from romme.engine.melds import Meld, MeldKind
 from romme.engine.rules import Rules
@@ -59,6 +59,18 @@ def test_cards_are_values() -> None:
     assert sorted(cards("KS 2C XX AD")) == list(cards("2C AD KS XX"))
     assert eval(repr(Card.parse("TD"))) == Card.parse("TD")
     assert format_cards(cards("7h td xx")) == "7H TD XX"
+
+
+@pytest.mark.parametrize("token", [["7H"], {"card": "7H"}, 7, None])
+def test_a_card_that_is_not_text_is_named(token: object) -> None:
+    with pytest.raises(CardParseError, match="written as text"):
+        Card.parse(token)  # type: ignore[arg-type]
+
+
+def test_every_card_reads_back_from_its_notation_and_its_variants() -> None:
+    for card in (JOKER, *all_naturals()):
+        assert Card.parse(str(card)) is card
+        assert Card.parse(f" {str(card).lower()} ") is card
 
 
 def test_shoe_has_110_cards_two_decks_and_six_jokers() -> None:

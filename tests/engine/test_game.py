@@ -712,6 +712,35 @@ def test_malformed_actions_get_a_notation_error(data: object) -> None:
         action_from_json(data)
 
 
+def test_malformed_views_get_a_notation_error() -> None:
+    """A client decodes the views it is sent; whatever is wrong in one is named,
+    however deep (the decoders are made once per type and kept)."""
+    game = knock_table()
+    view = game.view_for(0)
+    good = json.loads(json.dumps(view.to_json()))
+    for _ in range(2):  # the decoders made by the first pass are the ones reused
+        assert type(view).from_json(good) == view
+        changes: list[dict[str, object]] = [
+            {"hand": "7H"},
+            {"hand": [["7H"]]},
+            {"hand": ["1Z"]},
+            {"hand": [7]},
+            {"seat": "0"},
+            {"seat": True},
+            {"opened": {"0": True}},
+            {"hand_counts": [1.5]},
+            {"history": [{"type": "fly"}]},
+            {"rules": []},
+        ]
+        for change in changes:
+            with pytest.raises(NotationError):
+                type(view).from_json({**good, **change})
+        missing = dict(good)
+        del missing["hand"]
+        with pytest.raises(NotationError, match="missing 'hand'"):
+            type(view).from_json(missing)
+
+
 def test_state_round_trips_through_json_and_bad_states_are_refused() -> None:
     game = knock_table()
     copy = Game.from_json(json.loads(json.dumps(game.to_json())))
