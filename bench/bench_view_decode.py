@@ -61,7 +61,8 @@ def main() -> None:
     decoded = [SeatView.from_json(view) for view in views]
     decode = [per_item(SeatView.from_json, views) for _ in range(args.repeats)]
     decide = [per_item(reference_action, decoded) for _ in range(args.repeats)]
-    print(f"{len(views)} views of {args.games} games, {args.repeats} repeats (median, min..max)")
+    games = f"{args.games} game" + ("s" if args.games != 1 else "")
+    print(f"{len(views)} views of {games}, {args.repeats} repeats (median, min..max)")
     for name, times in (("SeatView.from_json", decode), ("reference_action", decide)):
         print(
             f"{name}: {statistics.median(times):.0f} µs per view "
