@@ -56,7 +56,7 @@ reported too: what the stack costs (uvicorn, the WebSocket frames) without the
 game.
 
 The clients are driven by ``--workers`` processes (``bench/serverload/``; by
-default one per 100 tables, at most four per core), each with its own event loop
+default one per 100 tables, at most two per core), each with its own event loop
 and its share of the tables: one process cannot drive thousands of clients
 without falling behind itself. Every worker measures over the same window
 (wall-clock deadlines the parent sets once all clients are seated); the parent
@@ -120,7 +120,10 @@ from romme.server.movetimes import percentile as bucket_percentile
 TABLES_PER_WORKER = 100
 """The default number of load generator processes is one per this many tables
 (at most ``WORKERS_PER_CORE`` per core)."""
-WORKERS_PER_CORE = 4
+WORKERS_PER_CORE = 2
+"""Each process wakes up for its own sockets: at 1,000 tables, four processes
+took less of the machine than eight and the server's tail was shorter
+(docs/server.md, "The load generator")."""
 AT_ONCE = 24
 """Guests created, sockets connecting and tables opening at once, over all the
 workers (each greeting reads the player's friends and tables from the database:
@@ -248,7 +251,7 @@ class Server:
 
 def default_workers(tables: int) -> int:
     """One load generator process per ``TABLES_PER_WORKER`` tables, at most
-    ``WORKERS_PER_CORE`` per core (beyond that they only wait for each other)."""
+    ``WORKERS_PER_CORE`` per core (beyond that they cost more than they share)."""
     cap = WORKERS_PER_CORE * (os.cpu_count() or 1)
     return max(1, min(math.ceil(tables / TABLES_PER_WORKER), cap))
 
@@ -460,7 +463,7 @@ def main() -> None:
         "--workers",
         type=int,
         default=0,
-        help="load generator processes (0, the default: one per 100 tables, at most 4 per core)",
+        help="load generator processes (0, the default: one per 100 tables, at most 2 per core)",
     )
     parser.add_argument("--db", default=None, help="database URL (default: SQLite, temporary)")
     parser.add_argument("--skip-echo", action="store_true")

@@ -7,12 +7,14 @@ measured."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import pickle
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from bench.bench_server import default_workers, kinds_line, shares, window_times, worst_in_window
@@ -111,6 +113,24 @@ def test_an_advanced_run_measures_moves_of_later_in_a_round() -> None:
     assert set(inside) == {"move", "commit"}, run.stdout
     assert all(len(figures) == 3 for figures in inside.values()), run.stdout
     assert 0 < inside["commit"][0] <= inside["move"][0], run.stdout
+
+
+def test_the_generators_lag_is_how_late_its_clients_timers_fire_while_measured() -> None:
+    """A think time that ends 50 ms late, because the event loop was busy,
+    counts while measured and not before."""
+
+    async def late_think(stats: Stats) -> None:
+        thinking = asyncio.create_task(stats.think(0.005))
+        await asyncio.sleep(0)  # the timer is set
+        time.sleep(0.05)  # the loop busy
+        await thinking
+
+    stats = Stats()
+    asyncio.run(late_think(stats))
+    assert stats.client_lag == 0.0
+    stats.measuring = True
+    asyncio.run(late_think(stats))
+    assert 0.04 <= stats.client_lag < 1.0
 
 
 def test_only_the_seconds_of_the_window_count_for_the_servers_stall() -> None:

@@ -64,7 +64,7 @@ class EchoTables:
     async def move(self, table: int, members: list[ClientConnection]) -> None:
         seq = 0
         while True:
-            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+            await self.stats.think(self.think * random.uniform(0.5, 1.5))
             seq += 1
             self.sent[(table, seq)] = time.perf_counter()
             if self.stats.measuring:

@@ -80,7 +80,12 @@ class Stats:
     """The load generator's own CPU use while measured (all its processes)."""
     client_lag: float = 0.0
     """The worst lateness of the load generator's event loops while measured, in
-    seconds: a latency this long may be the load generator's, not the server's."""
+    seconds: a latency this long may be the load generator's, not the server's.
+    Taken from the timers the clients wait on anyway (their think times, see
+    :meth:`think`), not from a timer of its own: on this machine a wake-up of a
+    process costs about a quarter of a millisecond of CPU, and a timer every
+    10 ms cost an otherwise idle process 2.2 to 2.7 % of a core, taken from the
+    server measured (docs/server.md, "The load generator")."""
     cpu_per_move: float = 0.0
     """The server's CPU seconds while measured per move measured."""
     server_stall: float = float("nan")
@@ -98,6 +103,15 @@ class Stats:
     rounds: dict[int, int] = field(default_factory=dict)
     """The round each table was in when last seen while measured, by its id:
     how far ``--advance`` took the tables."""
+
+    async def think(self, seconds: float) -> None:
+        """Sleep ``seconds``; while measured, how late the sleep ended counts
+        towards :attr:`client_lag`."""
+        loop = asyncio.get_running_loop()
+        planned = loop.time() + seconds
+        await asyncio.sleep(seconds)
+        if self.measuring:
+            self.client_lag = max(self.client_lag, loop.time() - planned)
 
     def add(self, other: Stats) -> None:
         """Take in what another worker measured over the same window: samples and
@@ -232,7 +246,7 @@ class Seat:
             await open_table(self.group, self.settings, f"{id(self)}g{self.games}")
 
     async def act(self, view_json: dict[str, Any], version: int) -> None:
-        await asyncio.sleep(self.pace.seconds())
+        await self.stats.think(self.pace.seconds())
         # In a thread: the hand solver takes up to tens of milliseconds on a hard
         # hand, which would hold every other client of this process back (the
         # event loop gets the interpreter back after the switch interval).

@@ -16,8 +16,8 @@ the same clock), and talks to each over a pipe:
    race into their rounds; see ``Pace``), then the window is measured from
    ``start`` to ``end``;
 3. the worker measures from ``start`` to ``end`` (its own event loop's lateness
-   too) and sends ``("measured", stats)``: its raw latency samples and counts,
-   which the parent merges;
+   too, from its clients' think times) and sends ``("measured", stats)``: its
+   raw latency samples and counts, which the parent merges;
 4. the parent sends ``"echo"`` (the same for the same tables on ``/bench/echo``,
    steps 1 to 3 again) or ``"stop"``.
 
@@ -151,22 +151,12 @@ async def measure(
         await asyncio.sleep(start - time.time())
         stats.measuring = True
         cpu = time.process_time()
-        stats.client_lag = await worst_lag(end)
+        # How late the event loop is comes from the clients' own timers
+        # (Stats.think): a watch of its own would cost the CPU it measures.
+        await asyncio.sleep(end - time.time())
         stats.measuring = False
         stats.client_cpu = (time.process_time() - cpu) / (end - start)
     finally:
         gc.enable()
         gc.unfreeze()
     conn.send(("measured", stats))
-
-
-async def worst_lag(end: float, every: float = 0.01) -> float:
-    """How late, at worst, this process's event loop woke up until the wall-clock
-    time ``end``, in seconds."""
-    loop = asyncio.get_running_loop()
-    worst = 0.0
-    while time.time() < end:
-        planned = loop.time() + every
-        await asyncio.sleep(every)
-        worst = max(worst, loop.time() - planned)
-    return worst
