@@ -70,9 +70,10 @@ class Connection:
         self.level = player.level
         """The player's level when it connected (shown beside its nickname at a table)."""
         self.tables: set[int] = set()
-        self.hidden: set[str] = set()
-        """The nicknames this connection's player has blocked: their chat lines and
-        invitations are not sent to it (:mod:`romme.server.social`)."""
+        self.hidden_ids: set[int] = set()
+        """The ids of the players this connection's player has blocked: their chat
+        lines and invitations are not sent to it (:mod:`romme.server.social`). Ids,
+        not nicknames: a blocked guest who registers under another name keeps its id."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._send_now: Callable[[str], bool] | None = (
             None if websocket is None else websocket.scope.get("extensions", {}).get(SEND_NOW)

@@ -51,6 +51,7 @@ ERROR_CODES = {
     "no_friend_request": "there is no such friend request",
     "too_many_friends": "you have as many friends and requests as you may",
     "cannot_block": "this player cannot be blocked",
+    "blocked": "the host of this table has blocked you",
     "muted": "a moderator has muted your chat",
     "banned": "this account is banned",
     "not_moderator": "only moderators may do that",

@@ -218,16 +218,27 @@ class Lobby:
     async def message(self, conn: Connection) -> dict[str, Any]:
         """The whole lobby as this connection's player sees it."""
         invitations = await self.store.open_invitations(conn.player_id, self.clock.now_ms())
+        # The invitations name their senders as they are called now: so are the
+        # blocked players here (read by id), whatever they were called when blocked.
+        blocked = (
+            await self.store.blocked_nicknames(conn.player_id)
+            if conn.hidden_ids and invitations
+            else set()
+        )
         data = messages.lobby(
             self.tables_for(conn.player_id),
             self.playing_count(),
             self.online_count(),
             self.online_players(),
-            [c for c in self.chat if c.get("from") not in conn.hidden],
+            [
+                messages.public_chat(c)
+                for c in self.chat
+                if c.get("player_id") not in conn.hidden_ids
+            ],
             [
                 i
                 for i in map(messages.as_json, invitations)
-                if i.get("from") not in conn.hidden
+                if i.get("from") not in blocked
                 and (i.get("to") != conn.nickname or i.get("id") not in self.hidden_invitations)
             ],
         )
@@ -264,9 +275,10 @@ class Lobby:
     def heard(self, chat: dict[str, Any]) -> None:
         """A lobby chat line (said here or on another node): sent to everyone here."""
         self.chat = [*self.chat[-(LOBBY_CHAT - 1) :], chat]
-        text = messages.dumps(messages.lobby_chat(chat))
+        text = messages.dumps(messages.lobby_chat(messages.public_chat(chat)))
+        sender = chat.get("player_id")
         for other in list(self.registry.connections):
-            if chat.get("from") not in other.hidden:
+            if sender not in other.hidden_ids:
                 other.send(text)
 
     # -------------------------------------------------------------- updates

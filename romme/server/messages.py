@@ -100,14 +100,23 @@ def as_json(value: Any) -> dict[str, Any]:
 
 
 def chat_entry(message: Any) -> dict[str, Any]:
-    """A stored chat message as the lobby and the tables show it."""
+    """A stored chat message as the lobby and the tables keep it: what they show
+    (:func:`public_chat`) and the sender's id, which the block filter compares
+    (a nickname changes when a guest registers; the id stays)."""
     data = as_json(message)
     return {
         "id": data.get("id"),
         "from": data.get("from"),
         "text": data.get("text"),
         "at": ms(data.get("at")),
+        "player_id": data.get("player_id"),
     }
+
+
+def public_chat(entry: dict[str, Any]) -> dict[str, Any]:
+    """A kept chat line as it is sent: without the sender's id (the protocol never
+    tells one player another's id)."""
+    return {k: v for k, v in entry.items() if k != "player_id"}
 
 
 # ------------------------------------------------------------ connection

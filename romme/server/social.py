@@ -2,8 +2,10 @@
 sent to friends, and the blocks that keep a player's invitations, chat lines and
 friend requests from whoever blocked them.
 
-Each connection carries ``hidden``, the nicknames its player has blocked (one set
-shared by the player's connections, loaded when the first one opens). The lobby,
+Each connection carries ``hidden_ids``, the ids of the players its player has
+blocked (one set shared by the player's connections, loaded when the first one
+opens): ids, not nicknames, for a blocked guest who registers under another
+nickname keeps its id. The lobby,
 the tables and the invitations drop on the way what the recipient has hidden, so
 that a blocked player's message reaches nobody who blocked them while everyone
 else still gets it; the blocked player is not told (their request stays pending,
@@ -33,8 +35,8 @@ class Social:
     def __init__(self, registry: Registry, store: Store) -> None:
         self.registry = registry
         self.store = store
-        self._hidden: dict[int, set[str]] = {}
-        """The blocked nicknames of each player online (shared by its connections)."""
+        self._hidden: dict[int, set[int]] = {}
+        """The ids each player online has blocked (shared by its connections)."""
 
     # ------------------------------------------------------------ connections
 
@@ -51,8 +53,8 @@ class Social:
         made from one of them while ``record`` was read is in it); else ``record``."""
         hidden = self._hidden.get(conn.player_id)
         if hidden is None or not self.registry.online(conn.player_id):
-            hidden = self._hidden[conn.player_id] = {name for _, name in record.blocked}
-        conn.hidden = hidden
+            hidden = self._hidden[conn.player_id] = {pid for pid, _ in record.blocked}
+        conn.hidden_ids = hidden
         return self._message(record)
 
     def detach(self, player_id: int) -> None:
@@ -104,7 +106,7 @@ class Social:
             other,
             msg_id,
             lambda: self.store.block(conn.player_id, other.id),
-            then=lambda: self._hidden.setdefault(conn.player_id, set()).add(other.nickname),
+            then=lambda: self._hidden.setdefault(conn.player_id, set()).add(other.id),
         )
 
     async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
@@ -114,7 +116,7 @@ class Social:
             other,
             msg_id,
             lambda: self.store.unblock(conn.player_id, other.id),
-            then=lambda: self._hidden.get(conn.player_id, set()).discard(other.nickname),
+            then=lambda: self._hidden.get(conn.player_id, set()).discard(other.id),
         )
 
     async def _change(

@@ -80,4 +80,10 @@ def _clean_chat(text: object) -> str:
 
 
 def _chat_json(message: ChatMessage, nickname: str) -> dict[str, Any]:
-    return {"id": message.id, "from": nickname, "text": message.text, "at": ms(message.created_at)}
+    return {
+        "id": message.id,
+        "from": nickname,
+        "text": message.text,
+        "at": ms(message.created_at),
+        "player_id": message.player_id,
+    }

@@ -188,6 +188,19 @@ class FriendStore(StoreCore):
         )
         return found is not None
 
+    async def blocked_nicknames(self, player_id: int) -> set[str]:
+        """The nicknames the players ``player_id`` has blocked hold now (they are
+        blocked by id: a guest who registers under another name stays blocked)."""
+        if not is_id(player_id):
+            return set()
+        async with self._read() as session:
+            names = await session.scalars(
+                select(Player.nickname)
+                .join(Block, Block.blocked_id == Player.id)
+                .where(Block.blocker_id == player_id)
+            )
+            return set(names)
+
     async def friend_ids(self, player_id: int) -> list[int]:
         """The ids of a player's friends."""
         async with self._read() as session:

@@ -148,6 +148,7 @@ class RebuildStore(StoreCore):
                 ChatMessage.table_id,
                 ChatMessage.text,
                 ChatMessage.created_at,
+                ChatMessage.player_id,
                 Player.nickname,
                 rank,
             )
@@ -163,7 +164,13 @@ class RebuildStore(StoreCore):
         chat: dict[int, list[dict[str, Any]]] = {}
         for row in rows:
             chat.setdefault(row.table_id, []).append(
-                {"id": row.id, "from": row.nickname, "text": row.text, "at": ms(row.created_at)}
+                {
+                    "id": row.id,
+                    "from": row.nickname,
+                    "text": row.text,
+                    "at": ms(row.created_at),
+                    "player_id": row.player_id,
+                }
             )
         return chat
 

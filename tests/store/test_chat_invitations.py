@@ -20,7 +20,13 @@ async def test_lobby_and_table_chat(store: Store, clock: FakeClock) -> None:
     ben = await store.create_guest("Ben")
     table = await store.create_table(anna.id, {}, {}, [], SEED)
     hello = await store.add_chat(None, anna.id, "hello lobby")
-    assert hello == {"id": hello["id"], "from": "Anna", "text": "hello lobby", "at": hello["at"]}
+    assert hello == {
+        "id": hello["id"],
+        "from": "Anna",
+        "text": "hello lobby",
+        "at": hello["at"],
+        "player_id": anna.id,
+    }
     assert hello["at"] <= clock.ms()
     await store.add_chat(table, ben.id, "gg")
     await store.add_chat(None, ben.id, "hi Anna")

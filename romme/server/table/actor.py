@@ -182,7 +182,7 @@ class TableActor(Timing):
             "view": None if game is None else self._encoder.seat_view(game, seat),
             "timer": self.timer_json(),
             "next_round": self.next_round_json(),
-            "chat": list(self.chat),
+            "chat": [messages.public_chat(c) for c in self.chat],
             "ratings": self.ratings,
             "rematch": self.rematch,
         }
@@ -190,8 +190,12 @@ class TableActor(Timing):
     def _send_table(self, conn: Subscriber, msg_id: Any = None) -> None:
         seat = self.subscribers.get(conn)
         data = self.table_json(seat)
-        if conn.hidden:
-            data["chat"] = [c for c in data["chat"] if c.get("from") not in conn.hidden]
+        if conn.hidden_ids:
+            data["chat"] = [
+                messages.public_chat(c)
+                for c in self.chat
+                if c.get("player_id") not in conn.hidden_ids
+            ]
         conn.send(dumps(messages.with_id(messages.table(data), msg_id)))
 
     # ------------------------------------------------------------- restore
@@ -439,9 +443,9 @@ class TableActor(Timing):
         )
         data = messages.chat_entry(message)
         self.chat.append(data)
-        text = dumps(messages.table_chat(self.id, data))
+        text = dumps(messages.table_chat(self.id, messages.public_chat(data)))
         for other in list(self.subscribers):
-            if conn.nickname not in other.hidden:
+            if conn.player_id not in other.hidden_ids:
                 other.send(text)
 
     # ------------------------------------------------------- computer opponents

@@ -32,8 +32,9 @@ class Subscriber(Protocol):
     tables: set[int]
     """The ids of the tables this connection follows (the table adds and removes
     its own)."""
-    hidden: set[str]
-    """Nicknames whose chat lines this connection is not sent (its player blocked them)."""
+    hidden_ids: set[int]
+    """Ids of the players whose chat lines this connection is not sent (its player
+    blocked them)."""
 
     def send(self, text: str) -> None:
         """Queue a message (JSON text); never blocks the table."""

@@ -194,6 +194,7 @@ class Seating:
             raise ProtocolError("already_started")
         if self.settings.access == "invite" and not invited and not self.is_invited(pid):
             raise ProtocolError("invite_only")
+        await self._refuse_blocked(pid)
         free = self.free_seats()
         if not free:
             raise ProtocolError("table_full")
@@ -211,7 +212,16 @@ class Seating:
             raise ProtocolError("no_such_table")
         if self.settings.access == "invite" and not self.visible_to(conn.player_id):
             raise ProtocolError("invite_only")
+        if self.seat_of(conn.player_id) is None:
+            await self._refuse_blocked(conn.player_id)
         await self.subscribe(conn, msg_id)
+
+    async def _refuse_blocked(self, pid: int) -> None:
+        """``blocked`` when the host has blocked ``pid``: a blocked player may
+        neither join nor watch the blocker's table. (At someone else's table both
+        may sit; the blocker's chat filter holds there.)"""
+        if await self.server.store.blocks(self.host_id, pid):
+            raise ProtocolError("blocked", "the host of this table has blocked you")
 
     async def leave(self, conn: Subscriber) -> None:
         await self.leave_player(conn.player_id)

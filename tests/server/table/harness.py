@@ -41,7 +41,7 @@ class FakeConnection:
         self.nickname = nickname
         self.level = 1
         self.tables: set[int] = set()
-        self.hidden: set[str] = set()
+        self.hidden_ids: set[int] = set()
         self.messages: list[dict[str, Any]] = []
 
     def __repr__(self) -> str:
