@@ -20,7 +20,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE
 from romme.server.errors import ProtocolError
-from romme.server.moderation import refuse_banned
+from romme.server.moderation import (
+    browser_mark,
+    follow_sanctions,
+    refuse_banned,
+    set_browser_mark,
+)
 from romme.server.state import server_state
 from romme.store import PlayerRecord, StoreError
 from romme.store.limits import LimitReached
@@ -146,8 +151,12 @@ def _secure(request: Request) -> bool:
 
 async def _signed_in(request: Request, player: PlayerRecord) -> Response:
     """The answer to a login, registration or new guest: a new session (the one
-    the client had is revoked: a session id never outlives a login) in the cookie."""
+    the client had is revoked: a session id never outlives a login) in the cookie.
+    First the player's sanctions follow this address and browser (a new account
+    may take one linked to them), and a banned player gets no session."""
     state = server_state(request)
+    mark, new_mark = browser_mark(request)
+    await follow_sanctions(state.open_store(), player, client_address(request), mark)
     cookie = state.session_cookie(request)
     token = await state.open_store().create_session(
         player.id,
@@ -165,6 +174,8 @@ async def _signed_in(request: Request, player: PlayerRecord) -> Response:
         samesite="lax",
         secure=_secure(request),
     )
+    if new_mark:
+        set_browser_mark(response, mark, _secure(request))
     return response
 
 

@@ -2,9 +2,10 @@
 
 ``POST /api/reports``: any signed-in player reports another; the server attaches
 the table both are at (if any) and the reported player's recent chat lines there.
-``/api/moderation/*``: the moderators' page: the reports, the mutes and bans in
-force and the moderation log; resolve a report, mute, ban, lift. Each action is
-logged with the moderator's nickname.
+``/api/moderation/*``: the moderators' page: the queue (open reports grouped by
+reported player, weighed by distinct reporters), the reports and the log page by
+page, the mutes and bans in force; resolve a report, mute, ban, lift. Each action
+is logged with the moderator's id and nickname.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from romme.server.api import _body, _error, _refusals, _text
+from romme.server.api import _body, _error, _refusals, _text, client_address
 from romme.server.errors import ProtocolError
 from romme.server.moderation import end_connections
 from romme.server.registry import Registry
@@ -73,22 +74,63 @@ async def report(request: Request) -> Response:
     if reported is None:
         return _error("no_such_player", "there is no such player")
     table_id = _shared_table(state.open_hub().registry, me.id, reported.id)
-    filed = await store.add_report(me.id, nickname, reason, text, table_id)
+    filed = await store.add_report(
+        me.id, nickname, reason, text, table_id, address=client_address(request)
+    )
     return JSONResponse({"report": {"id": filed["id"], "table": filed["table"]}})
 
 
+PAGE = 200
+"""Reports, log entries and queue groups in one page unless ``limit`` says less."""
+
+
+def _whole(request: Request, name: str) -> int | None:
+    """The query parameter ``name`` as an id-like whole number (``None``: absent)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > 2**31 - 1:
+        raise ProtocolError("bad_message", f"{name!r} must be a whole number")
+    return int(raw)
+
+
+def _cursor(request: Request) -> tuple[int, int] | None:
+    """``queue_after``: the ``queue.next`` of the previous page, ``weight.report``."""
+    raw = request.query_params.get("queue_after")
+    if raw is None:
+        return None
+    weight, _, first = raw.partition(".")
+    if not (weight.isascii() and weight.isdigit() and first.isascii() and first.isdigit()):
+        raise ProtocolError("bad_message", "'queue_after' must be a queue's 'next'")
+    if len(weight) > 12 or len(first) > 10:
+        raise ProtocolError("bad_message", "'queue_after' must be a queue's 'next'")
+    return int(weight), int(first)
+
+
+@_refusals
 async def moderation(request: Request) -> Response:
-    try:
-        await _moderator(request)
-    except ProtocolError as exc:
-        return _error(exc.code, exc.message)
+    await _moderator(request)
     store = server_state(request).open_store()
     open_only = request.query_params.get("open") in ("1", "true")
+    limit = _whole(request, "limit")
+    limit = PAGE if limit is None else max(1, min(limit, PAGE))
+    before, log_before = _whole(request, "before"), _whole(request, "log_before")
+    reports = await store.reports(
+        open_only, limit=limit, before=before, reported_id=_whole(request, "player")
+    )
+    log = await store.moderation_log(limit=limit, before=log_before)
+    groups, after = await store.report_queue(limit=limit, after=_cursor(request))
     return JSONResponse(
         {
-            "reports": await store.reports(open_only),
+            "reports": reports,
+            "next_before": reports[-1]["id"] if len(reports) == limit else None,
+            "queue": {
+                "players": groups,
+                "next": None if after is None else f"{after[0]}.{after[1]}",
+            },
             "sanctions": await store.sanctions(),
-            "log": await store.moderation_log(),
+            "log": log,
+            "next_log_before": log[-1]["id"] if len(log) == limit else None,
         }
     )
 
@@ -101,7 +143,9 @@ async def resolve(request: Request) -> Response:
     if not isinstance(report_id, int) or isinstance(report_id, bool):
         raise ProtocolError("bad_message", "'report' must be a report's id")
     resolved = (
-        await server_state(request).open_store().resolve_report(report_id, me.nickname, _note(body))
+        await server_state(request)
+        .open_store()
+        .resolve_report(report_id, me.nickname, _note(body), actor_id=me.id)
     )
     return JSONResponse({"report": resolved})
 
@@ -114,7 +158,7 @@ async def _sanction(request: Request, kind: str) -> Response:
     if minutes is not None and (not isinstance(minutes, int | float) or isinstance(minutes, bool)):
         raise ProtocolError("bad_message", "'minutes' must be a number")
     done = await state.open_store().sanction(
-        _text(body, "nickname"), kind, minutes, me.nickname, _note(body)
+        _text(body, "nickname"), kind, minutes, me.nickname, _note(body), actor_id=me.id
     )
     if kind == "ban":
         end_connections(state.open_hub().registry, done["player_id"])
@@ -138,6 +182,8 @@ async def lift(request: Request) -> Response:
     lifted = (
         await server_state(request)
         .open_store()
-        .lift_sanction(_text(body, "nickname"), _text(body, "kind"), me.nickname, _note(body))
+        .lift_sanction(
+            _text(body, "nickname"), _text(body, "kind"), me.nickname, _note(body), actor_id=me.id
+        )
     )
     return JSONResponse({"lifted": lifted})

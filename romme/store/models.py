@@ -33,6 +33,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Base",
     "Block",
+    "BrowserMark",
     "ChatMessage",
     "ChipAccount",
     "ChipMovement",
@@ -50,6 +51,7 @@ __all__ = [
     "RateCounter",
     "Report",
     "Sanction",
+    "SanctionLink",
     "TableAction",
     "UTCDateTime",
 ]
@@ -315,6 +317,9 @@ class Report(Base):
     resolved_at: Mapped[datetime | None]
     resolved_by: Mapped[str | None] = mapped_column(String(80))
     note: Mapped[str | None] = mapped_column(Text)
+    address_key: Mapped[str | None] = mapped_column(String(64), index=True)
+    """A hash of the reporter's address (for the per-address limit; ``None`` for
+    reports filed before it was kept)."""
 
 
 class Moderator(Base):
@@ -328,7 +333,8 @@ class Moderator(Base):
 
 class Sanction(Base):
     """A mute (no chat) or a ban (no login) of a player, until ``until`` (a ban
-    without ``until`` lasts until lifted)."""
+    without ``until`` lasts until lifted). One that followed the person to a new
+    account names the sanction it came from (``source_id``)."""
 
     __tablename__ = "sanctions"
     __table_args__ = (Index("ix_sanctions_player_id_kind", "player_id", "kind"),)
@@ -339,11 +345,44 @@ class Sanction(Base):
     until: Mapped[datetime | None]
     created_at: Mapped[datetime]
     lifted_at: Mapped[datetime | None]
+    nickname: Mapped[str | None] = mapped_column(String(80))
+    """The player's nickname when sanctioned (a snapshot: the name may change)."""
+    source_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    """The sanction this one followed from (sanctions are never deleted)."""
+
+
+class SanctionLink(Base):
+    """What a sanction follows the person by: a hash of one of their addresses or
+    browser marks, until ``until`` (``None``: as long as the sanction)."""
+
+    __tablename__ = "sanction_links"
+    __table_args__ = (UniqueConstraint("sanction_id", "kind", "value_hash"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sanction_id: Mapped[int] = mapped_column(ForeignKey("sanctions.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))
+    """``address`` or ``browser``."""
+    value_hash: Mapped[str] = mapped_column(String(64), index=True)
+    until: Mapped[datetime | None]
+
+
+class BrowserMark(Base):
+    """A browser (the hash of its ``romme_browser`` cookie) a player signed in from."""
+
+    __tablename__ = "browser_marks"
+
+    mark_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    last_seen_at: Mapped[datetime]
 
 
 class ModerationEntry(Base):
     """One line of the moderation log: who did what to whom, when and why.
-    ``actor`` is a moderator's nickname, or ``shell`` for ``romme admin``."""
+    ``actor`` is a moderator's nickname, or ``shell`` for ``romme admin``; the
+    players are kept by id (``actor_id``, ``target_id``), the nicknames as they were
+    then."""
 
     __tablename__ = "moderation_log"
 
@@ -354,6 +393,8 @@ class ModerationEntry(Base):
     report_id: Mapped[int | None] = mapped_column(Integer)
     note: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(index=True)
+    actor_id: Mapped[int | None] = mapped_column(Integer)
+    target_id: Mapped[int | None] = mapped_column(Integer, index=True)
 
 
 class GameAnalysis(Base):

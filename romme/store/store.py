@@ -45,6 +45,7 @@ from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.rebuild import RebuildStore
 from romme.store.results import ResultStore
+from romme.store.sanction_links import SanctionLinkStore
 from romme.store.sessions import SessionStore
 from romme.store.statistics import StatisticsStore
 from romme.store.tables import TABLE_STATUSES, TableStore
@@ -70,6 +71,7 @@ class Store(
     ChatStore,
     InvitationStore,
     ModerationStore,
+    SanctionLinkStore,
     AnalysisStore,
     Housekeeping,
     HistoryStore,

@@ -46,6 +46,8 @@ TABLES = {
     "player_statistics",
     "chip_accounts",
     "chip_movements",
+    "sanction_links",
+    "browser_marks",
 }
 
 
@@ -83,7 +85,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         state = await _inspect(store)
-        assert state["revision"] == _head() == "r0008"
+        assert state["revision"] == _head() == "r0009"
         assert state["tables"] == TABLES | {"alembic_version"}
         assert state["diff"] == [], "the migrations and the models differ"
         assert await store.ping()
@@ -91,7 +93,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
         await store.close()
     again = await Store.open(empty_url)  # an up-to-date database is left alone
     try:
-        assert (await _inspect(again))["revision"] == "r0008"
+        assert (await _inspect(again))["revision"] == "r0009"
     finally:
         await again.close()
 
@@ -232,6 +234,7 @@ def test_migrations_ship_inside_the_package() -> None:
         "r0006_stats.py",
         "r0007_chips.py",
         "r0008_cluster.py",
+        "r0009_sanction_identity.py",
     ]
 
 
@@ -259,7 +262,7 @@ def test_alembic_command_line(
     monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
     main(["upgrade", "head"])
     main(["current"])
-    assert "r0008 (head)" in capfd.readouterr().out
+    assert "r0009 (head)" in capfd.readouterr().out
 
 
 @pytest.mark.asyncio
