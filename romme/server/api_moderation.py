@@ -53,6 +53,17 @@ def _shared_table(registry: Registry, reporter_id: int, reported_id: int) -> int
     return None
 
 
+def _target(body: dict[str, Any]) -> str | int:
+    """Who a mute, ban or lift is for: ``player`` (an id, as the queue and the
+    sanctions list give it; a deleted account has no nickname) or ``nickname``."""
+    player = body.get("player")
+    if player is None:
+        return _text(body, "nickname")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 < player < 2**31:
+        raise ProtocolError("bad_message", "'player' must be a player's id")
+    return player
+
+
 def _note(body: dict[str, Any]) -> str:
     note = body.get("note", "")
     if not isinstance(note, str):
@@ -158,7 +169,7 @@ async def _sanction(request: Request, kind: str) -> Response:
     if minutes is not None and (not isinstance(minutes, int | float) or isinstance(minutes, bool)):
         raise ProtocolError("bad_message", "'minutes' must be a number")
     done = await state.open_store().sanction(
-        _text(body, "nickname"), kind, minutes, me.nickname, _note(body), actor_id=me.id
+        _target(body), kind, minutes, me.nickname, _note(body), actor_id=me.id
     )
     if kind == "ban":
         end_connections(state.open_hub().registry, done["player_id"])
@@ -182,8 +193,6 @@ async def lift(request: Request) -> Response:
     lifted = (
         await server_state(request)
         .open_store()
-        .lift_sanction(
-            _text(body, "nickname"), _text(body, "kind"), me.nickname, _note(body), actor_id=me.id
-        )
+        .lift_sanction(_target(body), _text(body, "kind"), me.nickname, _note(body), actor_id=me.id)
     )
     return JSONResponse({"lifted": lifted})

@@ -379,7 +379,7 @@ class ModerationStore(StoreCore):
 
     async def sanction(
         self,
-        nickname: str,
+        nickname: str | int,
         kind: str,
         minutes: float | None,
         actor: str,
@@ -388,7 +388,8 @@ class ModerationStore(StoreCore):
     ) -> dict[str, Any]:
         """Mute (``kind`` mute: no chat) or ban (no login; the player's sessions
         end) a player for ``minutes`` (a ban without minutes lasts until lifted).
-        Moderators cannot be sanctioned (take the role first). The sanction is
+        ``nickname`` may be the player's id (a deleted account has no nickname
+        to find it by). Moderators cannot be sanctioned (take the role first). The sanction is
         linked to the player's recent addresses and browsers, so that it follows
         them to a new account (:mod:`romme.store.sanction_links`)."""
         note = _note(note)
@@ -430,7 +431,12 @@ class ModerationStore(StoreCore):
             }
 
     async def lift_sanction(
-        self, nickname: str, kind: str, actor: str, note: str = "", actor_id: int | None = None
+        self,
+        nickname: str | int,
+        kind: str,
+        actor: str,
+        note: str = "",
+        actor_id: int | None = None,
     ) -> bool:
         """End a player's mute or ban now, and those that followed it to other
         accounts; returns whether one was in force."""
@@ -570,6 +576,9 @@ class ModerationStore(StoreCore):
         )
 
     async def _player_named(self, session: AsyncSession, nickname: object) -> Player:
+        """The player of a nickname, or of an id (an ``int``)."""
+        if isinstance(nickname, int) and not isinstance(nickname, bool):
+            return await self._require_player(session, nickname)
         key = accounts.lookup_key(nickname) if isinstance(nickname, str) else None
         player = None if key is None else await self._player_by_key(session, key)
         if player is None:
