@@ -13,7 +13,8 @@ import { clear, h, languagePicker, toast } from './ui.js';
  * @typedef {{id: number, reporter: string, reported: string, reason: string, text: string,
  *   table: number | null, chat: {text: string, at: number}[], status: string, at: string,
  *   resolved_by: string | null, note: string | null}} Report
- * @typedef {{nickname: string, kind: string, until: string | null, at: string}} Sanction
+ * @typedef {{id: number, player_id: number, nickname: string, nickname_then: string | null, kind: string,
+ *   until: string | null, at: string, source: number | null}} Sanction
  * @typedef {{id: number, actor: string, action: string, target: string | null, note: string, at: string}} LogEntry
  */
 
@@ -96,7 +97,7 @@ export class ModerationScreen {
           ? h('ul.pick-list', { id: 'sanction-list' }, sanctions.map((s) => h('li', h('strong', s.nickname), ' ',
             h('span.badge', t(`mod.kind_${s.kind}`)), ' ',
             h('span.muted', s.until ? t('mod.until', { time: when(s.until) }) : t('mod.until_lifted')),
-            h('button.small', { onclick: () => this.act('moderation/lift', { nickname: s.nickname, kind: s.kind }) }, t('mod.lift')))))
+            h('button.small', { onclick: () => this.act('moderation/lift', { player: s.player_id, kind: s.kind }) }, t('mod.lift')))))
           : h('p.muted', t('mod.none'))),
       h('section.panel', h('h2', t('mod.log')),
         h('ol.mod-log', { id: 'mod-log' }, log.map((e) => h('li', h('time', when(e.at)), ' ', h('strong', e.actor), ' ',
