@@ -112,6 +112,9 @@ async def _log(store: Store, args: argparse.Namespace) -> None:
             _json(entry)
         else:
             target = f" {entry['target']}" if entry["target"] else ""
+            if entry["target_then"] and entry["target_then"] != entry["target"]:
+                # The player is kept by id: its name now, and the one it had then.
+                target += f" (then {entry['target_then']})"
             note = f": {entry['note']}" if entry["note"] else ""
             print(f"{entry['at']} {entry['actor']} {entry['action']}{target}{note}")
 
