@@ -25,6 +25,7 @@ from romme.store import accounts, limits, ratings
 from romme.store.core import RELEASED, StoreCore, is_id, iso, ms
 from romme.store.errors import StoreError
 from romme.store.models import (
+    BrowserMark,
     ChatMessage,
     GameSeat,
     GameTable,
@@ -76,6 +77,7 @@ class AccountOwnerStore(StoreCore):
             player.nickname_skeleton = DELETED + str(player_id)
             player.password_hash = None
             await session.execute(delete(LoginSession).where(LoginSession.player_id == player_id))
+            await session.execute(delete(BrowserMark).where(BrowserMark.player_id == player_id))
             chat_ids = set(
                 await session.scalars(
                     select(ChatMessage.id).where(ChatMessage.player_id == player_id)
