@@ -113,7 +113,7 @@ def _cursor(request: Request) -> tuple[int, int] | None:
     weight, _, first = raw.partition(".")
     if not (weight.isascii() and weight.isdigit() and first.isascii() and first.isdigit()):
         raise ProtocolError("bad_message", "'queue_after' must be a queue's 'next'")
-    if len(weight) > 12 or len(first) > 10:
+    if len(weight) > 12 or len(first) > 10 or int(first) > 2**31 - 1:
         raise ProtocolError("bad_message", "'queue_after' must be a queue's 'next'")
     return int(weight), int(first)
 

@@ -124,7 +124,9 @@ async def test_reports_are_limited_per_address_grouped_weighed_and_paged(
 
         bad = await mod.http.get("/api/moderation?open=1&queue_after=x")
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_message"
-        bad = await mod.http.get("/api/moderation?before=-1")
-        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_message"
+        for query in ("before=-1", "limit=x", "player=2147483648", "queue_after=1.9999999999"):
+            bad = await mod.http.get(f"/api/moderation?open=1&{query}")
+            assert bad.status_code == 400, query
+            assert bad.json()["error"]["code"] == "bad_message", query
     finally:
         await asyncio.gather(*(c.close() for c in everyone))
