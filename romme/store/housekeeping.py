@@ -1,6 +1,6 @@
 """Housekeeping: what the store forgets after a while (released guests, old lobby
 chat, answered or expired invitations, tables closed without a game, expired
-sessions, idle limit counters)."""
+sessions, idle limit counters, browser marks not seen for a month)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sqlalchemy import delete, or_, select
 
 from romme.store.core import StoreCore, bad, is_int, release_guests, rowcount
 from romme.store.models import (
+    BrowserMark,
     ChatMessage,
     GameTable,
     Invitation,
@@ -18,6 +19,7 @@ from romme.store.models import (
     RateCounter,
     TableAction,
 )
+from romme.store.sanction_links import ADDRESS_HISTORY
 
 __all__ = ["Housekeeping"]
 
@@ -38,8 +40,11 @@ class Housekeeping(StoreCore):
         written before ``chat_before`` (games keep their table chat), invitations
         that expired or were answered before ``invitations_before_ms``, tables
         closed without a game that were opened before ``closed_before`` (with their
-        chat and invitations), expired sessions, and limit counters idle for a day
-        (:mod:`romme.store.limits` forgets them by then). Returns how many of each."""
+        chat and invitations), expired sessions, limit counters idle for a day
+        (:mod:`romme.store.limits` forgets them by then), and browser marks not
+        seen for as long as a new sanction looks back
+        (:data:`romme.store.sanction_links.ADDRESS_HISTORY`; a sanction keeps its
+        own links). Returns how many of each."""
         for name, value in (
             ("guests_before", guests_before),
             ("chat_before", chat_before),
@@ -85,6 +90,13 @@ class Housekeeping(StoreCore):
                     )
                 )
             )
+            marks = rowcount(
+                await session.execute(
+                    delete(BrowserMark).where(
+                        BrowserMark.last_seen_at < self._now() - ADDRESS_HISTORY
+                    )
+                )
+            )
             closed = (
                 await session.scalars(
                     select(GameTable.id).where(
@@ -103,4 +115,5 @@ class Housekeeping(StoreCore):
             "closed_tables": len(closed),
             "sessions": sessions,
             "rate_counters": counters,
+            "browser_marks": marks,
         }

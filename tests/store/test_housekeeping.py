@@ -75,6 +75,7 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
         "closed_tables": 1,
         "sessions": 0,
         "rate_counters": 0,
+        "browser_marks": 0,
     }
     assert await store.find_player("Oldie") is None and await store.find_player("Host") is None
     assert await store.find_player("Young") is not None
@@ -102,6 +103,7 @@ async def test_prune(store: Store, clock: FakeClock) -> None:
         "closed_tables": 0,
         "sessions": 0,
         "rate_counters": 0,
+        "browser_marks": 0,
     }
 
 
