@@ -29,6 +29,7 @@ from romme.server.moderation import (
 from romme.server.state import server_state
 from romme.store import PlayerRecord, StoreError
 from romme.store.limits import LimitReached
+from romme.store.sessions import VerifiedLogin, token_hash
 
 __all__ = [
     "client_address",
@@ -149,11 +150,15 @@ def _secure(request: Request) -> bool:
     return server_state(request).options.cookie_secure or request.url.scheme == "https"
 
 
-async def _signed_in(request: Request, player: PlayerRecord) -> Response:
+async def _signed_in(
+    request: Request, player: PlayerRecord, login: VerifiedLogin | None = None
+) -> Response:
     """The answer to a login, registration or new guest: a new session (the one
-    the client had is revoked: a session id never outlives a login) in the cookie.
-    First the player's sanctions follow this address and browser (a new account
-    may take one linked to them), and a banned player gets no session."""
+    the client had is revoked, and its sockets closed: a session id never outlives
+    a login) in the cookie. First the player's sanctions follow this address and
+    browser (a new account may take one linked to them), and a banned player gets
+    no session. ``login``: the login's checked password, which must still be the
+    player's when the session is made (``Store.create_session``)."""
     state = server_state(request)
     mark, new_mark = browser_mark(request)
     await follow_sanctions(state.open_store(), player, client_address(request), mark)
@@ -163,7 +168,10 @@ async def _signed_in(request: Request, player: PlayerRecord) -> Response:
         client_address(request),
         request.headers.get("user-agent", ""),
         replacing=None if cookie is None else cookie[1],
+        login=login,
     )
+    if cookie is not None and state.hub is not None:
+        state.hub.registry.disconnect_player(cookie[0], 4401, only=token_hash(cookie[1]))
     response = JSONResponse({"player": player.to_json()})
     response.set_cookie(
         COOKIE_NAME,
@@ -247,11 +255,11 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     state = server_state(request)
     body = await _body(request)
-    player = await state.open_store().login(
+    login = await state.open_store().checked_login(
         _text(body, "nickname"), _text(body, "password"), address=client_address(request)
     )
-    await refuse_banned(state.open_store(), player.id)
-    return await _signed_in(request, player)
+    await refuse_banned(state.open_store(), login.player.id)
+    return await _signed_in(request, login.player, login)
 
 
 @_refusals
@@ -273,6 +281,8 @@ async def logout(request: Request) -> Response:
                 state.hub.registry.disconnect_player(me.id, 4401)
         else:
             await store.revoke_sessions(me.id, token=cookie[1])
+            if state.hub is not None:
+                state.hub.registry.disconnect_player(me.id, 4401, only=token_hash(cookie[1]))
     return _signed_out(request, JSONResponse({"ok": True}))
 
 
@@ -296,11 +306,12 @@ async def revoke_session(request: Request) -> Response:
     if me is None or cookie is None:
         return _error("not_authenticated", "log in first")
     store = state.open_store()
-    current = any(
-        s["current"] and s["id"] == session_id for s in await store.sessions(me.id, cookie[1])
-    )
-    if not await store.revoke_sessions(me.id, session_id=session_id):
+    ended = await store.revoke_session(me.id, session_id)
+    if ended is None:
         return _error("no_such_session", "you have no such session")
+    if state.hub is not None:
+        state.hub.registry.disconnect_player(me.id, 4401, only=ended)
+    current = ended == token_hash(cookie[1])
     response = JSONResponse({"ok": True})
     return _signed_out(request, response) if current else response
 

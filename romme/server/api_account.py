@@ -16,7 +16,7 @@ from romme.server.api import _body, _refusals, _signed_out, _text
 from romme.server.errors import ProtocolError
 from romme.server.state import server_state
 from romme.store import PlayerRecord
-from romme.store.records import PLAYING
+from romme.store.sessions import token_hash
 
 __all__ = ["change_password", "delete_account", "export_data"]
 
@@ -39,42 +39,41 @@ async def change_password(request: Request) -> Response:
     body = await _body(request)
     me, token = await _me(request)
     store = state.open_store()
-    await store.change_password(me.id, _text(body, "old_password"), _text(body, "new_password"))
-    ended = 0
-    for session in await store.sessions(me.id, token):
-        if not session["current"]:
-            ended += await store.revoke_sessions(me.id, session_id=session["id"])
+    ended = await store.change_password(
+        me.id, _text(body, "old_password"), _text(body, "new_password"), keep_session=token
+    )
     if state.hub is not None:
-        state.hub.registry.disconnect_player(me.id, 4401, keep_session=token)
+        state.hub.registry.disconnect_player(me.id, 4401, keep=token_hash(token))
     return JSONResponse({"ok": True, "sessions_ended": ended})
 
 
 @_refusals
 async def delete_account(request: Request) -> Response:
-    """Delete the account: refused while the player sits at a running game; the
-    seats at tables not started yet are given up (a table they host closes)."""
+    """Delete the account: refused while the player sits at a running game (the
+    store decides, ordered with every game's start: ``Store.delete_account``);
+    the seats at tables not started yet are given up (a table they host closes)."""
     state = server_state(request)
     body = await _body(request)
     me, _token = await _me(request)
     password = _text(body, "password")
     hub = state.open_hub()
-    for table in list(hub.registry.tables.values()):
-        seat = table.seat_of(me.id)
-        if seat is not None and table.status == PLAYING and not table.seats[seat].left:
-            raise ProtocolError("in_game", "leave or finish your running game first")
     placeholder, chat_ids = await state.open_store().delete_account(me.id, password)
-    await hub.guests.give_up_waiting_seats(me.id)
     hub.registry.disconnect_player(me.id, 4401)
     # What the server holds in memory follows the store: the chat lines go, the
-    # seats of the tables still open show the placeholder.
+    # seats and hosts of the tables still open show the placeholder.
+    for table in hub.tables.hosted_by(me.id):
+        table.host = placeholder
+    for table in hub.registry.tables.values():
+        seat = table.seat_of(me.id)
+        if seat is not None:
+            table.seats[seat].nickname = placeholder
+    await hub.guests.give_up_waiting_seats(me.id)
     hub.lobby.chat = [line for line in hub.lobby.chat if line["id"] not in chat_ids]
     for table in hub.registry.tables.values():
         kept = [line for line in table.chat if line["id"] not in chat_ids]
         table.chat.clear()
         table.chat.extend(kept)
-        seat = table.seat_of(me.id)
-        if seat is not None:
-            table.seats[seat].nickname = placeholder
+    hub.lobby.changed()
     return _signed_out(request, JSONResponse({"ok": True, "nickname": placeholder}))
 
 

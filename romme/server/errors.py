@@ -56,6 +56,7 @@ ERROR_CODES = {
     "banned": "this account is banned",
     "not_moderator": "only moderators may do that",
     "insufficient_chips": "you do not have enough chips for this table's stake",
+    "player_deleted": "a player at this table has deleted the account",
     "bonus_not_due": "the next bonus is not due yet",
     "bonus_not_needed": "the bonus is only for low balances",
     "not_your_ledger": "only the player can see their chip history",

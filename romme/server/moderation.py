@@ -87,10 +87,11 @@ async def refuse_banned(store: Store, player_id: int) -> None:
 
 
 def end_connections(registry: Registry, player_id: int) -> None:
-    """Tell a banned player's open connections so, and close them (4401)."""
-    for conn in list(registry.by_player.get(player_id, ())):
-        conn.send_json(messages.error("banned", "this account is banned"))
-        conn.close(4401)
+    """Tell a banned player's open connections so, and close them (4401), on every
+    node of a cluster."""
+    notice = messages.dumps(messages.error("banned", "this account is banned"))
+    registry.disconnect_player(player_id, 4401, notice=notice)
+
 
 
 def browser_mark(request: Request) -> tuple[str, bool]:

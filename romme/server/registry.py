@@ -9,6 +9,7 @@ from typing import Any
 from romme.server.connection import Connection
 from romme.server.errors import ProtocolError
 from romme.server.table import CLOSED, PLAYING, TableActor
+from romme.store.sessions import token_hash
 
 __all__ = ["Registry", "Tables"]
 
@@ -66,6 +67,9 @@ class Registry:
         self.elsewhere: Callable[[int, str, Connection | None], None] | None = None
         """Sends to a player's connections on the other nodes of a cluster (but the
         one given)."""
+        self.disconnect_elsewhere: Callable[[int, dict[str, Any]], None] | None = None
+        """Closes a player's connections on the other nodes of a cluster, as
+        :meth:`disconnect_here` with these arguments."""
         self.online_elsewhere: frozenset[int] = frozenset()
         """The players connected to other nodes of a cluster, as the nodes last
         told each other (:mod:`romme.server.lobby_share`)."""
@@ -130,12 +134,42 @@ class Registry:
             if conn is not skip:
                 conn.send(text)
 
-    def disconnect_player(self, player_id: int, code: int, keep_session: str | None = None) -> None:
-        """Close every connection of the player (e.g. 4401 after a guest logged out),
-        but those of the session ``keep_session`` (a token)."""
+    def disconnect_player(
+        self,
+        player_id: int,
+        code: int,
+        *,
+        only: str | None = None,
+        keep: str | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """Close connections of the player with ``code`` (4401: their session ended)
+        on this node and on every other of a cluster: all of them, or those of the
+        session ``only``, but those of the session ``keep`` (sessions named by
+        their stored hash, :func:`romme.store.sessions.token_hash`: one revoked
+        session, a logout; the session that changed the password goes on).
+        ``notice``: a frame sent first (the error ``banned``)."""
+        ending: dict[str, Any] = {"code": code, "only": only, "keep": keep, "notice": notice}
+        self.disconnect_here(player_id, **ending)
+        if self.disconnect_elsewhere is not None:
+            self.disconnect_elsewhere(player_id, ending)
+
+    def disconnect_here(
+        self,
+        player_id: int,
+        code: int,
+        only: str | None = None,
+        keep: str | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """:meth:`disconnect_player` on this node."""
         for conn in list(self.by_player.get(player_id, ())):
-            if keep_session is None or conn.session_token != keep_session:
-                conn.close(code)
+            key = None if conn.session_token is None else token_hash(conn.session_token)
+            if (only is not None and key != only) or (keep is not None and key == keep):
+                continue
+            if notice is not None:
+                conn.send(notice)
+            conn.close(code)
 
     def in_lobby(self, conn: Connection) -> bool:
         """Whether lobby updates go to this connection (not while at a running game)."""

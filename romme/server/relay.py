@@ -15,7 +15,9 @@ connects, its node says ``hello`` on ``romme:all`` and each node
 that runs a table where the player sits subscribes it there (the ``table`` comes
 back as after any reconnect); ``gone`` when it disconnects. A node that takes
 tables over says ``taken``, and the others say ``hello`` again for their
-connections, so the players follow their table to its new node.
+connections, so the players follow their table to its new node. When a player's
+sessions end (a logout, a revoked session, a new password, a ban, a deletion),
+``disconnect`` tells every node to close the connections of those sessions.
 
 Redis pub/sub delivers at most once: a message lost between nodes is a version
 the client did not get, and the client's ``resync`` (docs/protocol.md) fetches it
@@ -141,6 +143,7 @@ class Relay:
         share = self.share
         self.hub.lobby.on_said = self._said
         self.hub.registry.elsewhere = self._to_player
+        self.hub.registry.disconnect_elsewhere = self._disconnect_player
         self._tasks = [
             asyncio.create_task(self._send_loop()),
             asyncio.create_task(self._listen_loop()),
@@ -157,6 +160,11 @@ class Relay:
         if isinstance(skip, RemoteConnection):
             data["skip"] = [skip.node, skip.remote_id]
         self.publish(ALL, json.dumps(data))
+
+    def _disconnect_player(self, player_id: int, ending: dict[str, Any]) -> None:
+        """A player's sessions ended: the other nodes close its connections there
+        (``Registry.disconnect_here``)."""
+        self.publish(ALL, json.dumps({"disconnect": player_id, **ending, "node": self.node}))
 
     async def close(self) -> None:
         for task in [*self._tasks, *(r.task for r in self._remote.values())]:
@@ -325,6 +333,10 @@ class Relay:
             node, conn_id = data.get("skip") or ("", 0)
             skip = self._local.get(int(conn_id)) if node == self.node else None
             self.hub.registry.send_here(data["player"], data["text"], skip)
+        elif "disconnect" in data:
+            self.hub.registry.disconnect_here(
+                data["disconnect"], data["code"], data["only"], data["keep"], data["notice"]
+            )
         elif "lobby" in data:
             self.share.received(data)
         elif "chat" in data:

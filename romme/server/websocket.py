@@ -62,6 +62,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     max_bytes = options.max_message_bytes
     try:
         await hub.connect(conn)
+        if await state.session_player(websocket) is None:
+            # The session ended while the socket was being registered: its end may
+            # have closed the player's connections before this one was among them.
+            conn.close(4401)
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":

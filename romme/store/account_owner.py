@@ -22,21 +22,25 @@ from typing import Any
 from sqlalchemy import String, cast, delete, or_, select
 
 from romme.store import accounts, limits, ratings
-from romme.store.core import RELEASED, StoreCore, is_id, iso, ms
+from romme.store.core import StoreCore, is_id, iso, ms
+from romme.store.deletion import DELETED
 from romme.store.errors import StoreError
 from romme.store.models import (
+    Block,
     BrowserMark,
     ChatMessage,
+    Friendship,
     GameSeat,
     GameTable,
     Invitation,
     LoginSession,
+    Player,
+    Report,
 )
+from romme.store.sessions import revoke, token_hash
+from romme.store.statistics import statistics_of
 
 __all__ = ["DELETED", "AccountOwnerStore", "deleted_nickname"]
-
-DELETED = RELEASED + "deleted:"
-"""Prefix of a deleted account's nickname key (a released key: no session opens it)."""
 
 
 def deleted_nickname(player_id: int) -> str:
@@ -48,10 +52,16 @@ def deleted_nickname(player_id: int) -> str:
 class AccountOwnerStore(StoreCore):
     """The account owner's own controls (see :class:`romme.store.Store`)."""
 
-    async def change_password(self, player_id: int, old_password: str, new_password: str) -> None:
+    async def change_password(
+        self, player_id: int, old_password: str, new_password: str, keep_session: str | None = None
+    ) -> int:
         """Set a new password after checking the old one (``wrong_password``;
         ``password_length`` for a new one out of bounds; ``not_registered`` for a
-        guest, who has none)."""
+        guest, who has none), and end every session of the player but
+        ``keep_session`` (a token: the one that asked) in the same transaction,
+        with the player's row held as a login's session is made
+        (:mod:`romme.store.sessions`): no session made with the old password
+        outlives the change. Returns how many sessions ended."""
         accounts.validate_password(new_password)
         stored_hash = await self._password_hash(player_id)
         await self._check_password(player_id, stored_hash, old_password)
@@ -61,6 +71,11 @@ class AccountOwnerStore(StoreCore):
             if player.password_hash != stored_hash:
                 raise StoreError("wrong_password", "the password has just been changed")
             player.password_hash = new_hash
+            now = self._now()
+            where: list[Any] = [LoginSession.player_id == player_id, LoginSession.expires_at > now]
+            if keep_session is not None:
+                where.append(LoginSession.token_hash != token_hash(keep_session))
+            return await revoke(session, now, *where)
 
     async def delete_account(self, player_id: int, password: str) -> tuple[str, set[int]]:
         """Delete the account as the module says (the password must be right);
@@ -71,6 +86,21 @@ class AccountOwnerStore(StoreCore):
         placeholder = deleted_nickname(player_id)
         async with self._write() as session:
             player = await self._require_player(session, player_id, lock=True)
+            if player.password_hash != stored_hash:
+                raise StoreError("wrong_password", "the password has just been changed")
+            # With the row held, the start of a game where the player sits has been
+            # stored already (and is seen here) or waits and is refused
+            # (refuse_deleted_players).
+            running = (
+                await session.scalars(
+                    select(GameTable.seats).where(
+                        GameTable.status == "playing",
+                        cast(GameTable.seats, String).like(f'%"player": {player_id},%'),
+                    )
+                )
+            ).all()
+            if any(_seated(seats, player_id) for seats in running):
+                raise StoreError("in_game", "leave or finish your running game first")
             old_key = player.nickname_key
             player.nickname = placeholder
             player.nickname_key = DELETED + str(player_id)
@@ -111,7 +141,10 @@ class AccountOwnerStore(StoreCore):
     async def export_data(self, player_id: int) -> dict[str, Any]:
         """Everything the store keeps about the player, as one JSON object: the
         account, every finished game with its place and rating change, the chat
-        lines written, the sessions and the invitations."""
+        lines written, the sessions, the invitations, the friends and friend
+        requests, the players blocked, the reports filed and the statistics. Not
+        in it: what others keep about the player (their blocks and reports of
+        the player, which would give the others away)."""
         if not is_id(player_id):
             raise StoreError("no_such_player", f"there is no player {player_id!r}")
         async with self._read() as session:
@@ -144,6 +177,39 @@ class AccountOwnerStore(StoreCore):
                     .order_by(Invitation.id)
                 )
             ).all()
+            friendships = (
+                await session.scalars(
+                    select(Friendship)
+                    .where(
+                        or_(
+                            Friendship.from_id == player_id,
+                            # A request hidden from its addressee is not shown to it.
+                            (Friendship.to_id == player_id) & Friendship.hidden.is_(False),
+                        )
+                    )
+                    .order_by(Friendship.id)
+                )
+            ).all()
+            blocks = (
+                await session.scalars(
+                    select(Block).where(Block.blocker_id == player_id).order_by(Block.created_at)
+                )
+            ).all()
+            reports = (
+                await session.scalars(
+                    select(Report).where(Report.reporter_id == player_id).order_by(Report.id)
+                )
+            ).all()
+            others = {f.to_id if f.from_id == player_id else f.from_id for f in friendships}
+            others |= {b.blocked_id for b in blocks} | {r.reported_id for r in reports}
+            names = dict(
+                (
+                    await session.execute(
+                        select(Player.id, Player.nickname).where(Player.id.in_(sorted(others)))
+                    )
+                ).all()
+            )
+            statistics = await statistics_of(session, player)
         return {
             "player": {
                 "id": player.id,
@@ -199,6 +265,43 @@ class AccountOwnerStore(StoreCore):
                 }
                 for invitation in invitations
             ],
+            "friends": [
+                {
+                    "player": other,
+                    "nickname": names.get(other),
+                    "sent": friendship.from_id == player_id,
+                    "status": friendship.status,
+                    "created_at": iso(friendship.created_at),
+                    "accepted_at": iso(friendship.accepted_at),
+                }
+                for friendship in friendships
+                for other in [
+                    friendship.to_id if friendship.from_id == player_id else friendship.from_id
+                ]
+            ],
+            "blocks": [
+                {
+                    "player": block.blocked_id,
+                    "nickname": names.get(block.blocked_id),
+                    "created_at": iso(block.created_at),
+                }
+                for block in blocks
+            ],
+            "reports": [
+                {
+                    "id": report.id,
+                    "player": report.reported_id,
+                    "nickname": names.get(report.reported_id),
+                    "reason": report.reason,
+                    "text": report.text,
+                    "table": report.table_id,
+                    "status": report.status,
+                    "created_at": iso(report.created_at),
+                    "resolved_at": iso(report.resolved_at),
+                }
+                for report in reports
+            ],
+            "statistics": statistics,
         }
 
     async def _password_hash(self, player_id: int) -> str:
@@ -230,6 +333,14 @@ class AccountOwnerStore(StoreCore):
                 await limits.confirm_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
         if not right:
             raise StoreError("wrong_password", "the password is not right")
+
+
+def _seated(seats: Any, player_id: int) -> bool:
+    """Whether the player sits in these stored seats and has not left the game."""
+    return isinstance(seats, list) and any(
+        isinstance(seat, dict) and seat.get("player") == player_id and not seat.get("left")
+        for seat in seats
+    )
 
 
 def _shown(rating: float | None) -> int | None:

@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store import accounts, ratings
 from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso, rowcount
+from romme.store.deletion import refuse_deleted_players
 from romme.store.errors import StoreError
 from romme.store.models import ChipAccount, ChipMovement, GameResult, GameTable, Player
 from romme.store.records import PLAYING, WAITING
@@ -249,6 +250,7 @@ class ChipStore(StoreCore):
             raise bad("seats is a list of objects")
         check_json(seats, "seats")
         async with self._write() as session:
+            await refuse_deleted_players(session, seats)
             table = await self._require_table(session, table_id, lock=True, epoch=epoch)
             if table.status != WAITING:
                 raise StoreError("already_started", f"table {table_id} is not waiting")

@@ -403,6 +403,8 @@ class ModerationStore(StoreCore):
         until = None if minutes is None else now + timedelta(minutes=minutes)
         async with self._write() as session:
             player = await self._player_named(session, nickname)
+            # Held as a login holds it to make its session (romme.store.sessions).
+            await self._require_player(session, player.id, lock=True)
             if player.is_bot or await session.get(Moderator, player.id) is not None:
                 raise StoreError("cannot_sanction", "this player cannot be muted or banned")
             await self._lift(session, player.id, kind, now)

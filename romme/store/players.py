@@ -28,6 +28,7 @@ from romme.store.errors import StoreError
 from romme.store.lookalikes import skeleton
 from romme.store.models import LoginSession, Player
 from romme.store.records import PlayerRecord
+from romme.store.sessions import VerifiedLogin
 
 __all__ = ["PlayerStore"]
 
@@ -114,6 +115,14 @@ class PlayerStore(StoreCore):
         An unknown nickname costs as much as a wrong password: the password is
         checked against a stand-in hash, so the time of the answer does not tell
         whether the account exists."""
+        return (await self.checked_login(nickname, password, address)).player
+
+    async def checked_login(
+        self, nickname: str, password: str, address: str | None = None
+    ) -> VerifiedLogin:
+        """:meth:`login`, with the password hash it checked: a session is made
+        against it (``Store.create_session``), so that a password changed between
+        the check and the session refuses the session."""
         key = accounts.lookup_key(nickname)
         fits = accounts.password_fits(password)
         dummy = await self._stand_in_hash()
@@ -139,13 +148,14 @@ class PlayerStore(StoreCore):
                     await limits.take_back_failure(session, counter, backoff)
         if not right or player is None or stored_hash is None:
             raise _bad_credentials()
+        verified = stored_hash
         if accounts.needs_rehash(self._hasher, stored_hash):
             new_hash = await asyncio.to_thread(accounts.hash_password, self._hasher, password)
             async with self._write() as session:
                 fresh = await session.get(Player, player.id)
                 if fresh is not None and fresh.password_hash == stored_hash:
-                    fresh.password_hash = new_hash
-        return player_record(player)
+                    fresh.password_hash = verified = new_hash
+        return VerifiedLogin(player_record(player), verified)
 
     async def _stand_in_hash(self) -> str:
         """A hash of a random password, made with this store's hasher, that unknown

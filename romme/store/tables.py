@@ -12,6 +12,7 @@ from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, check_json, is_id
+from romme.store.deletion import refuse_deleted_players
 from romme.store.errors import StoreError
 from romme.store.models import GameTable, TableAction
 from romme.store.records import PLAYING, WAITING, TableRecord, TableStatus
@@ -83,6 +84,8 @@ class TableStore(StoreCore):
                 raise bad("seats is a list")
             check_json(seats, "seats")
         async with self._write() as session:
+            if status == "playing" and seats is not None:
+                await refuse_deleted_players(session, seats)
             table = await self._require_table(session, table_id, lock=True, epoch=epoch)
             if status is not None and status != table.status:
                 if table.status == "finished":
