@@ -318,31 +318,40 @@ class Hub:
     # --------------------------------------------------------------- tables
 
     async def create_table(self, conn: Connection, settings: TableSettings, msg_id: Any) -> None:
-        """A new table with its creator at seat 0 as host (answered with ``table``)."""
-        limit = self.options.max_waiting_tables
-        hosted = sum(
-            1 for t in self.tables.values() if t.host_id == conn.player_id and t.status == WAITING
-        ) + self.lobby.hosted_elsewhere(conn.nickname)
-        if limit and hosted >= limit:
-            raise ProtocolError(
-                "too_many_tables",
-                f"you already host {hosted} waiting "
-                f"table(s), the most one may: start or leave one first",
-            )
+        """A new table with its creator at seat 0 as host (answered with ``table``).
+
+        The limit of waiting tables a player hosts (``too_many_tables``) is counted
+        by the store in the transaction that inserts the table: counted here, with
+        awaits before the table is registered, parallel requests of one player all
+        saw the same count, and in a cluster the other nodes' tables were a second
+        late and known by nickname only."""
         await self.store.require_chips(conn.player_id, settings.stake)
         seats = [SeatState() for _ in range(settings.seats)]
         seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname, level=conn.level)
         for seat, level in settings.bots.items():
             seats[seat] = SeatState(bot=level)
-        table = await self.open_table(conn.player_id, conn.nickname, settings, seats)
+        table = await self.open_table(
+            conn.player_id,
+            conn.nickname,
+            settings,
+            seats,
+            max_waiting=self.options.max_waiting_tables,
+        )
         await table.call(table.subscribe, conn, msg_id)
         self.lobby.changed()
 
     async def open_table(
-        self, host_id: int, host_name: str, settings: TableSettings, seats: list[SeatState]
+        self,
+        host_id: int,
+        host_name: str,
+        settings: TableSettings,
+        seats: list[SeatState],
+        *,
+        max_waiting: int = 0,
     ) -> TableActor:
         """A new waiting table with these seats, stored and running (for a new
-        table or a rematch)."""
+        table or a rematch); ``too_many_tables`` if its host already hosts
+        ``max_waiting`` waiting tables (0: any; a rematch starts at once)."""
         rules = settings.rules()
         seed = new_match_seed()
         table_id = await self.store.create_table(
@@ -353,6 +362,7 @@ class Hub:
             seed,
             owner_node=self.ownership.node,
             lease_seconds=LEASE_SECONDS,
+            max_waiting=max_waiting,
         )
         table = TableActor(
             self, table_id, host_id, host_name, settings, rules, seats, seed, WAITING
