@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import Client, ServerProcess
+from .helpers import Client, ServerProcess, create_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,4 +75,76 @@ async def test_parallel_creates_of_one_player_stop_at_the_waiting_table_limit(
     assert not await _open_tables(server)
     _no_traceback(server)
     for client in sockets:
+        await client.close()
+
+
+# ------------------------------------------------------- a watch that ended
+
+
+async def _watching_invitee(host: Client, table: int, invitee: Client) -> dict[str, Any]:
+    """``invitee`` gets an invitation to ``table`` and watches it on every socket."""
+    await host.request({"type": "invite", "table": table, "nickname": invitee.nickname})
+    invitation: dict[str, Any] = (await invitee.expect("invitation"))["invitation"]
+    return invitation
+
+
+async def _left_out(host: Client, table: int, watchers: list[Client], code: str) -> None:
+    """The table goes on without ``watchers``: a chat line and a change of seats
+    reach the host and not them, and their chat there is refused."""
+    starts = [len(w.messages) for w in watchers]
+    said = await host.request({"type": "table_chat", "table": table, "text": "still here?"})
+    assert said["type"] == "ok"
+    seated = await host.request({"type": "set_seat", "table": table, "seat": 2, "bot": "casual"})
+    assert seated["type"] == "ok"
+    await host.expect("table", lambda m: m["table"]["seats"][2]["bot"] == "casual")
+    for watcher, start in zip(watchers, starts, strict=True):
+        # The pong comes after anything the table sent this socket before it.
+        assert (await watcher.request({"type": "ping"}))["type"] == "pong"
+        got = [m for m in watcher.messages[start:] if m.get("table") == table]
+        assert not got, got
+        refused = await watcher.request({"type": "table_chat", "table": table, "text": "hi"})
+        assert refused["type"] == "error" and refused["code"] == code, refused
+    lines = [m["message"]["text"] for m in host.messages if m.get("type") == "table_chat"]
+    assert lines == ["still here?"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_declined_invitation_ends_the_invitees_watch(
+    make_server: ServerFactory, backend: str
+) -> None:
+    server = make_server(backend)
+    host = await _guest(server, "wh")
+    ben = await _sockets(await _guest(server, "wb"), 2)
+    table = await create_table(host, seats=3, access="invite")
+    invitation = await _watching_invitee(host, table, ben[0])
+    for socket in ben:
+        watched = await socket.request({"type": "watch_table", "table": table})
+        assert watched["type"] == "table" and watched["table"]["my_seat"] is None
+    declined = await ben[0].request(
+        {"type": "answer_invitation", "invitation": invitation["id"], "accept": False}
+    )
+    assert declined["invitation"]["status"] == "declined"
+    for socket in ben:
+        closed = await socket.expect("table_closed", lambda m: m["table"] == table)
+        assert closed["reason"] == "you declined the invitation"
+    await _left_out(host, table, ben, "not_seated")
+    _no_traceback(server)
+    for client in (host, *ben):
+        await client.close()
+
+
+async def test_an_expired_invitation_ends_the_invitees_watch(make_server: ServerFactory) -> None:
+    # An invitation lasts four seconds.
+    server = make_server(time_scale=30)
+    host, cleo = await _guest(server, "eh"), await _guest(server, "ec")
+    table = await create_table(host, seats=3, access="invite")
+    await _watching_invitee(host, table, cleo)
+    watched = await cleo.request({"type": "watch_table", "table": table})
+    assert watched["type"] == "table"
+    await cleo.expect("invitation_update", lambda m: m["invitation"]["status"] == "expired")
+    closed = await cleo.expect("table_closed", lambda m: m["table"] == table)
+    assert closed["reason"] == "your invitation has expired"
+    await _left_out(host, table, [cleo], "not_seated")
+    _no_traceback(server)
+    for client in (host, cleo):
         await client.close()
