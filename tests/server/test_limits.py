@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import Client, ServerProcess, create_table
+from .helpers import Autoplayer, Client, ServerProcess, create_table, play_out
 
 pytestmark = pytest.mark.asyncio
 
@@ -147,4 +147,60 @@ async def test_an_expired_invitation_ends_the_invitees_watch(make_server: Server
     await _left_out(host, table, [cleo], "not_seated")
     _no_traceback(server)
     for client in (host, cleo):
+        await client.close()
+
+
+# ------------------------------------------------------------ a failed rematch
+
+
+async def _ledger(client: Client) -> dict[str, Any]:
+    answer = await client.http.get(f"/api/players/{client.nickname}/ledger")
+    assert answer.status_code == 200, answer.text
+    ledger: dict[str, Any] = answer.json()
+    return ledger
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_rematch_that_cannot_start_ends_failed_and_leaves_nothing(
+    make_server: ServerFactory, backend: str
+) -> None:
+    server = make_server(backend, time_scale=10, extra=["--accounts-per-hour", "0"])
+    a, b = await _guest(server, "sa"), await _guest(server, "sb")
+    old = await create_table(a, seats=2, point_limit=1, stake=100)
+    await b.request({"type": "join_table", "table": old})
+    await a.request({"type": "start_game", "table": old})
+    await play_out([Autoplayer(a, old), Autoplayer(b, old)], timeout=90)
+    await a.expect("game_over")
+    await b.expect("game_over")
+    assert (await a.request({"type": "rematch", "table": old, "accept": True}))["type"] == "ok"
+    # A stakes every chip it has in another game before B answers.
+    chips = (await a.http.get("/api/bonus")).json()["chips"]
+    elsewhere = await create_table(a, seats=2, bots={"1": "casual"}, stake=chips)
+    assert (await a.request({"type": "start_game", "table": elsewhere}))["type"] == "ok"
+    before = {c.nickname: await _ledger(c) for c in (a, b)}
+    assert before[a.nickname]["chips"] == 0
+
+    refused = await b.request({"type": "rematch", "table": old, "accept": True})
+    assert refused["type"] == "error" and refused["code"] == "insufficient_chips", refused
+    assert a.nickname in refused["message"]
+    for client in (a, b):
+        failed = await client.expect("rematch", lambda m: m["rematch"]["status"] == "failed")
+        assert failed["table"] == old and failed["rematch"]["table"] is None
+        assert failed["rematch"]["accepted"] == [0, 1]
+    # No half-made table anywhere, and not a chip moved.
+    tables = await _open_tables(server)
+    assert [t["id"] for t in tables] == [elsewhere], tables
+    assert all(t["status"] == "playing" for t in tables)
+    for client, accept in ((a, False), (b, True)):
+        assert await _ledger(client) == before[client.nickname]
+        late = await client.request({"type": "rematch", "table": old, "accept": accept})
+        assert late["type"] == "error" and late["code"] == "rematch_closed"
+        assert late["message"] == "the rematch could not start"
+        resync = await client.request({"type": "resync", "table": old})
+        assert resync["table"]["rematch"]["status"] == "failed"
+    # The host may open a new table: nothing half-made counts against it.
+    for _ in range(3):
+        assert (await a.request({"type": "create_table", "settings": {}}))["type"] == "table"
+    _no_traceback(server)
+    for client in (a, b):
         await client.close()
