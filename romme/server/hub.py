@@ -22,6 +22,7 @@ from romme.engine.fairness import new_match_seed
 from romme.server import messages
 from romme.server.botpool import BotPool
 from romme.server.chatfilter import ChatFilter
+from romme.server.chatrate import ChatRate
 from romme.server.config import ServerOptions, default_node_id
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
@@ -69,6 +70,13 @@ class Hub:
         self.guests = GuestNames(self.registry, store, options)
         self.social = Social(self.registry, store)
         self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
+        self.chat_rate = ChatRate(
+            options.chat_per_second,
+            options.chat_burst,
+            options.chat_per_second_per_address,
+            options.chat_burst_per_address,
+        )
+        """Chat lines per player and per address (the sockets' node counts them)."""
         self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
         self.ownership = Ownership(self, options.node_id or default_node_id(), options.redis_url)
         self.relay: NodeLink | None = None

@@ -204,3 +204,93 @@ async def test_a_rematch_that_cannot_start_ends_failed_and_leaves_nothing(
     _no_traceback(server)
     for client in (a, b):
         await client.close()
+
+
+# ------------------------------------------------------------------- chat
+
+
+async def _say_at_once(lines: list[tuple[Client, dict[str, Any]]]) -> tuple[list[Any], float]:
+    """Send every chat line at once (each client as fast as the per-connection
+    limit lets it); their replies, and the seconds from the first send to the
+    last reply."""
+    began = asyncio.get_running_loop().time()
+    replies = await asyncio.gather(*(client.request(line, timeout=30) for client, line in lines))
+    return replies, asyncio.get_running_loop().time() - began
+
+
+def _oks(replies: list[Any]) -> int:
+    refused = {(r["type"], r.get("code")) for r in replies if r["type"] != "ok"}
+    assert refused <= {("error", "rate_limited")}, refused
+    return sum(1 for r in replies if r["type"] == "ok")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_one_player_with_ten_sockets_cannot_flood_the_chat(
+    make_server: ServerFactory, backend: str
+) -> None:
+    # The defaults: 2 lines a second per player, bursts of 8.
+    server = make_server(backend)
+    witness = await _guest(server, "cw")
+    assert (await witness.request({"type": "lobby_chat", "text": "a real line"}))["type"] == "ok"
+    flooder = await _sockets(await _guest(server, "cf"), 10)
+    table = await create_table(flooder[0], seats=2)
+    start = len(witness.messages)
+    lines: list[tuple[Client, dict[str, Any]]] = []
+    for index in range(30):
+        for number, socket in enumerate(flooder):
+            if number % 2:
+                line = {"type": "table_chat", "table": table, "text": f"t{number}-{index}"}
+            else:
+                line = {"type": "lobby_chat", "text": f"l{number}-{index}"}
+            lines.append((socket, line))
+    replies, seconds = await _say_at_once(lines)
+    said = _oks(replies)
+    # The burst and what the rate gave back meanwhile (one line of slack), of 300.
+    assert 8 <= said <= 8 + 2 * seconds + 1, (said, seconds)
+    # Each refused line got its own answer; the witness heard only the lines said.
+    assert (await witness.request({"type": "ping"}))["type"] == "pong"
+    heard = [
+        m
+        for m in witness.messages[start:]
+        if m.get("type") == "lobby_chat" and m["message"]["from"] == flooder[0].nickname
+    ]
+    lobby_said = sum(
+        1
+        for (_, line), reply in zip(lines, replies, strict=True)
+        if line["type"] == "lobby_chat" and reply["type"] == "ok"
+    )
+    assert len(heard) == lobby_said
+    # The lobby's history still holds the witness's line for a newcomer.
+    newcomer = await _guest(server, "cn")
+    history = [c["text"] for c in (await newcomer.expect("lobby"))["chat"]]
+    assert "a real line" in history
+    # A moment later the player may chat again.
+    await asyncio.sleep(1.0)
+    assert (await flooder[3].request({"type": "lobby_chat", "text": "calm now"}))["type"] == "ok"
+    _no_traceback(server)
+    for client in (witness, newcomer, *flooder):
+        await client.close()
+
+
+async def test_the_players_of_one_address_share_a_chat_limit(make_server: ServerFactory) -> None:
+    server = make_server(
+        extra=[
+            "--accounts-per-hour",
+            "0",
+            "--chat-per-second-per-address",
+            "1",
+            "--chat-burst-per-address",
+            "10",
+        ]
+    )
+    players = [await _guest(server, f"ca{i}") for i in range(4)]
+    # Eight lines each: within every player's own burst, four times the address's.
+    lines = [
+        (p, {"type": "lobby_chat", "text": f"{p.nickname} {i}"}) for p in players for i in range(8)
+    ]
+    replies, seconds = await _say_at_once(lines)
+    said = _oks(replies)
+    assert 10 <= said <= 10 + seconds + 1, (said, seconds)
+    _no_traceback(server)
+    for client in players:
+        await client.close()
