@@ -75,8 +75,10 @@ class Hub:
             options.chat_burst,
             options.chat_per_second_per_address,
             options.chat_burst_per_address,
+            options.redis_url,
         )
-        """Chat lines per player and per address (the sockets' node counts them)."""
+        """Chat lines per player and per address (counted by the sockets' node,
+        and in Redis over a cluster)."""
         self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
         self.ownership = Ownership(self, options.node_id or default_node_id(), options.redis_url)
         self.relay: NodeLink | None = None
@@ -207,6 +209,7 @@ class Hub:
         await self.ownership.close()
         if self.relay is not None:
             await self.relay.close()
+        await self.chat_rate.close()
         self.invitations.close()
         for timer in self._orphan_timers.values():
             timer.cancel()

@@ -98,11 +98,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     break
                 conn.send_json(messages.error(exc.code, exc.message, getattr(exc, "msg_id", None)))
                 continue
-            if isinstance(parsed, CHAT_MESSAGES) and not hub.chat_rate.allow(
+            if isinstance(parsed, CHAT_MESSAGES) and not await hub.chat_rate.allow(
                 conn.player_id, conn.address
             ):
-                # Counted here, on the socket's node, before a table's chat line is
-                # relayed to the table's node (romme.server.chatrate).
+                # Counted by the socket's node (and Redis, in a cluster) before a
+                # table's chat line is relayed to the table's node
+                # (romme.server.chatrate).
                 if _refuse(conn, options.max_refused_per_minute):
                     break
                 conn.error(_chat_refusal(hub.chat_rate), msg_id)

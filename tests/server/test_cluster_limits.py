@@ -1,7 +1,8 @@
 """The limits of one player held over a cluster of real nodes (``romme serve
 --redis``, one PostgreSQL database, one redis-server): parallel creates of one
-player's sockets on two nodes stop at the waiting-table limit, and a declined
-invitee's watch of an invite-only table of another node ends."""
+player's sockets on two nodes stop at the waiting-table limit, a declined
+invitee's watch of an invite-only table of another node ends, and the chat limit
+per player counts its lines on every node together."""
 
 from __future__ import annotations
 
@@ -72,6 +73,29 @@ async def test_the_waiting_table_limit_and_an_ended_watch_hold_over_nodes(
     refused_chat = await ben.request({"type": "table_chat", "table": table_id, "text": "no"})
     assert refused_chat["code"] == "not_seated", refused_chat
     assert not [m for m in ben.messages[start:] if m.get("table") == table_id]
+
+    # The host floods lobby and table chat from its sockets on both nodes: the
+    # player's limit (2 lines a second, bursts of 8) holds over the nodes.
+    lines = []
+    for index in range(20):
+        for number, socket in enumerate(sockets):
+            if number % 2:
+                lines.append(
+                    (socket, {"type": "table_chat", "table": table_id, "text": f"t{index}"})
+                )
+            else:
+                lines.append((socket, {"type": "lobby_chat", "text": f"l{index}"}))
+    began = asyncio.get_running_loop().time()
+    replies = await asyncio.gather(*(c.request(line, timeout=30) for c, line in lines))
+    seconds = asyncio.get_running_loop().time() - began
+    assert {(r["type"], r.get("code")) for r in replies} <= {
+        ("ok", None),
+        ("error", "rate_limited"),
+    }
+    lines_said = sum(1 for r in replies if r["type"] == "ok")
+    # The burst (less the line said above, if not refilled yet) and what the
+    # rate gave back meanwhile, one line of slack, of 200.
+    assert 7 <= lines_said <= 8 + 2 * seconds + 1, (lines_said, seconds)
     for node in nodes:
         logs = node.logs()
         assert "Traceback" not in logs and '"level": "error"' not in logs, logs[-3000:]
