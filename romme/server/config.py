@@ -114,7 +114,8 @@ class ServerOptions:
     invitee and table)."""
     chat_per_second: float = 2.0
     """Chat lines (lobby and table together) one player may say per second
-    sustained, over all its connections to a node (``romme.server.chatrate``)."""
+    sustained, over all its connections (to every node of a cluster:
+    ``romme.server.chatrate``)."""
     chat_burst: int = 8
     """Chat lines one player may say at once before ``chat_per_second`` holds."""
     chat_per_second_per_address: float = 8.0
