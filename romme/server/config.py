@@ -118,9 +118,9 @@ class ServerOptions:
     ``romme.server.chatrate``)."""
     chat_burst: int = 8
     """Chat lines one player may say at once before ``chat_per_second`` holds."""
-    chat_per_second_per_address: float = 8.0
+    chat_per_second_per_address: float = 5.0
     """Chat lines the players of one network address may say per second sustained."""
-    chat_burst_per_address: int = 30
+    chat_burst_per_address: int = 20
     """Chat lines the players of one address may say at once."""
     # Play money (romme.store.chips, docs/protocol.md "Chips and stakes").
     chip_grant: int = 10_000
