@@ -112,6 +112,16 @@ class ServerOptions:
     invitations_per_minute: int = 10
     """Invitations one player may send per minute (besides one open invitation per
     invitee and table)."""
+    chat_per_second: float = 2.0
+    """Chat lines (lobby and table together) one player may say per second
+    sustained, over all its connections (to every node of a cluster:
+    ``romme.server.chatrate``)."""
+    chat_burst: int = 8
+    """Chat lines one player may say at once before ``chat_per_second`` holds."""
+    chat_per_second_per_address: float = 5.0
+    """Chat lines the players of one network address may say per second sustained."""
+    chat_burst_per_address: int = 20
+    """Chat lines the players of one address may say at once."""
     # Play money (romme.store.chips, docs/protocol.md "Chips and stakes").
     chip_grant: int = 10_000
     """Chips on a new account, guests' too."""
@@ -176,6 +186,11 @@ def _seconds(text: str) -> float:
     return _number(text, float, 0, strict=False)
 
 
+def _rate(text: str) -> float:
+    """A rate per second, 0 or more (0 switches the limit off)."""
+    return _number(text, float, 0, strict=False)
+
+
 def _count(text: str) -> int:
     return int(_number(text, int, 0, strict=False))
 
@@ -207,6 +222,20 @@ _LIMITS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
         "seconds a waiting table outlives its host's last connection",
     ),
     ("invitations_per_minute", _count, "N", "invitations one player may send per minute; 0: any"),
+    (
+        "chat_per_second",
+        _rate,
+        "N",
+        "chat lines per second one player may say sustained, lobby and tables; 0: any",
+    ),
+    ("chat_burst", _at_least_one, "N", "chat lines one player may say in a burst"),
+    (
+        "chat_per_second_per_address",
+        _rate,
+        "N",
+        "chat lines per second the players of one address may say sustained; 0: any",
+    ),
+    ("chat_burst_per_address", _at_least_one, "N", "chat lines one address may say in a burst"),
     (
         "accounts_per_hour",
         _count,

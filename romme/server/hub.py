@@ -22,6 +22,7 @@ from romme.engine.fairness import new_match_seed
 from romme.server import messages
 from romme.server.botpool import BotPool
 from romme.server.chatfilter import ChatFilter
+from romme.server.chatrate import ChatRate
 from romme.server.config import ServerOptions, default_node_id
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
@@ -69,6 +70,15 @@ class Hub:
         self.guests = GuestNames(self.registry, store, options)
         self.social = Social(self.registry, store)
         self.chat_guard = ChatGuard(store, ChatFilter.from_file(options.chat_filter))
+        self.chat_rate = ChatRate(
+            options.chat_per_second,
+            options.chat_burst,
+            options.chat_per_second_per_address,
+            options.chat_burst_per_address,
+            options.redis_url,
+        )
+        """Chat lines per player and per address (counted by the sockets' node,
+        and in Redis over a cluster)."""
         self.rematches = Rematches(self.registry, clock, self.open_table, self.spawn)
         self.ownership = Ownership(self, options.node_id or default_node_id(), options.redis_url)
         self.relay: NodeLink | None = None
@@ -199,6 +209,7 @@ class Hub:
         await self.ownership.close()
         if self.relay is not None:
             await self.relay.close()
+        await self.chat_rate.close()
         self.invitations.close()
         for timer in self._orphan_timers.values():
             timer.cancel()
@@ -318,31 +329,40 @@ class Hub:
     # --------------------------------------------------------------- tables
 
     async def create_table(self, conn: Connection, settings: TableSettings, msg_id: Any) -> None:
-        """A new table with its creator at seat 0 as host (answered with ``table``)."""
-        limit = self.options.max_waiting_tables
-        hosted = sum(
-            1 for t in self.tables.values() if t.host_id == conn.player_id and t.status == WAITING
-        ) + self.lobby.hosted_elsewhere(conn.nickname)
-        if limit and hosted >= limit:
-            raise ProtocolError(
-                "too_many_tables",
-                f"you already host {hosted} waiting "
-                f"table(s), the most one may: start or leave one first",
-            )
+        """A new table with its creator at seat 0 as host (answered with ``table``).
+
+        The limit of waiting tables a player hosts (``too_many_tables``) is counted
+        by the store in the transaction that inserts the table: counted here, with
+        awaits before the table is registered, parallel requests of one player all
+        saw the same count, and in a cluster the other nodes' tables were a second
+        late and known by nickname only."""
         await self.store.require_chips(conn.player_id, settings.stake)
         seats = [SeatState() for _ in range(settings.seats)]
         seats[0] = SeatState(player_id=conn.player_id, nickname=conn.nickname, level=conn.level)
         for seat, level in settings.bots.items():
             seats[seat] = SeatState(bot=level)
-        table = await self.open_table(conn.player_id, conn.nickname, settings, seats)
+        table = await self.open_table(
+            conn.player_id,
+            conn.nickname,
+            settings,
+            seats,
+            max_waiting=self.options.max_waiting_tables,
+        )
         await table.call(table.subscribe, conn, msg_id)
         self.lobby.changed()
 
     async def open_table(
-        self, host_id: int, host_name: str, settings: TableSettings, seats: list[SeatState]
+        self,
+        host_id: int,
+        host_name: str,
+        settings: TableSettings,
+        seats: list[SeatState],
+        *,
+        max_waiting: int = 0,
     ) -> TableActor:
         """A new waiting table with these seats, stored and running (for a new
-        table or a rematch)."""
+        table or a rematch); ``too_many_tables`` if its host already hosts
+        ``max_waiting`` waiting tables (0: any; a rematch starts at once)."""
         rules = settings.rules()
         seed = new_match_seed()
         table_id = await self.store.create_table(
@@ -353,6 +373,7 @@ class Hub:
             seed,
             owner_node=self.ownership.node,
             lease_seconds=LEASE_SECONDS,
+            max_waiting=max_waiting,
         )
         table = TableActor(
             self, table_id, host_id, host_name, settings, rules, seats, seed, WAITING

@@ -100,7 +100,12 @@ class Invitations:
         data = messages.invitation_update({**invitation, "status": "expired"})
         self._send(from_id, data)
         if to_id is not None:
-            self._uninvite(int(invitation["table"]), to_id, invitation.get("expires_at"))
+            self._uninvite(
+                int(invitation["table"]),
+                to_id,
+                "your invitation has expired",
+                invitation.get("expires_at"),
+            )
             self._send(to_id, data)
 
     async def answer(self, conn: Connection, message: AnswerInvitation, msg_id: Any) -> None:
@@ -117,7 +122,7 @@ class Invitations:
         data = messages.invitation_update(invitation)
         table = self.registry.tables.get(int(invitation["table"]))
         if not message.accept:
-            self._uninvite(int(invitation["table"]), conn.player_id)
+            self._uninvite(int(invitation["table"]), conn.player_id, "you declined the invitation")
         sender = await self.store.find_player(str(invitation["from"]))
         if sender is not None:
             self._send(sender.id, data)
@@ -133,13 +138,15 @@ class Invitations:
                 raise ProtocolError("no_such_table", "the table is gone")
             await table.call(table.join, conn, msg_id, True)
 
-    def _uninvite(self, table_id: int, player_id: int, expires: Any = None) -> None:
+    def _uninvite(self, table_id: int, player_id: int, reason: str, expires: Any = None) -> None:
         """A declined or expired invitation no longer opens an invite-only table
         (an expiry names the invitation, so that a newer one to the same player
-        is left alone)."""
+        is left alone): the invitee may no longer join it, the lobby no longer
+        lists it for them, and their watch of it ends (``TableActor.end_watch``)."""
         table = self.registry.tables.get(table_id)
         if table is None or player_id not in table.invited:
             return
         if expires is None or table.invited[player_id] == expires:
             del table.invited[player_id]
+            table.post(table.end_watch, player_id, reason)
             self.lobby.changed()

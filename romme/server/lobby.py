@@ -190,11 +190,6 @@ class Lobby:
         others += [t for t in self._elsewhere(player_id) if t["id"] not in ids]
         return [t.summary() for t in shown] + others
 
-    def hosted_elsewhere(self, nickname: str) -> int:
-        """The waiting tables a player hosts on the other nodes of a cluster."""
-        tables = [*self.others.tables, *(e["table"] for e in self.others.private)]
-        return sum(1 for t in tables if t["host"] == nickname and t["status"] == WAITING)
-
     def _elsewhere(self, player_id: int) -> list[dict[str, Any]]:
         """The waiting tables of other nodes that a player sits at or is invited
         to, but that not everyone sees."""

@@ -74,6 +74,10 @@ NODE_GONE = 10.0
 _WHOLE_LOBBY = '{"type":"lobby",'
 """How a whole ``lobby`` another node sends to a client here begins."""
 
+_TABLE_CLOSED = '{"type":"table_closed",'
+"""How a ``table_closed`` begins: the client no longer watches that table (it
+closed, or the client's invitation to it ended)."""
+
 
 def inbox(node: str) -> str:
     return f"romme:to:{node}"
@@ -309,6 +313,9 @@ class Relay:
                 # The lobby comes from the client's own node (the base of its deltas).
                 self.hub.spawn(self.hub.lobby.send_to(conn))
             else:
+                if body.startswith(_TABLE_CLOSED):
+                    # Not watched again when the table moves to another node.
+                    self._watching.get(conn.id, set()).discard(json.loads(body)["table"])
                 conn.send(body)
         elif kind == "close":
             conn = self._local.get(int(args[0]))

@@ -5,13 +5,18 @@ A person seated at the finished table offers it by answering yes (``rematch`` wi
 ``accept: true``); the others then answer within :data:`REMATCH_SECONDS`. When
 everyone has said yes, a new table with the same settings starts at once: each
 person in the seat they had, each computer opponent at its level, the same host.
-A no or the time running out ends the offer. Everyone at the old table follows it
+A no or the time running out ends the offer. If the new table cannot start (a
+player can no longer pay a staked table's stake, the database is away) the offer
+ends ``failed``: the half-made table is closed (no chips moved: the stakes are
+paid in the transaction that stores the start) and the player whose yes it was
+gets the reason as its error. Everyone at the old table follows the offer
 through ``rematch`` messages and the ``rematch`` of the table's state.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from romme.engine.errors import EngineError
 from romme.server import messages
 from romme.server.errors import ProtocolError
-from romme.server.table.seats import FINISHED, SeatState
+from romme.server.table.seats import FINISHED, WAITING, SeatState
 from romme.server.timers import Clock, Timer
 from romme.store import StoreError
 
@@ -33,6 +38,8 @@ OpenTable = Callable[[int, str, "TableSettings", list[SeatState]], Awaitable["Ta
 """The hub's ``open_table``: a new waiting table with these seats."""
 
 __all__ = ["REMATCH_SECONDS", "Rematches"]
+
+log = logging.getLogger("romme.server.table")
 
 REMATCH_SECONDS = 60
 """How long the players have to answer an offer."""
@@ -83,7 +90,14 @@ class Rematches:
             if timer is not None:
                 timer.cancel()
         if state["status"] == "accepted":
-            new_table = await self._start(table)
+            try:
+                new_table = await self._start(table)
+            except Exception as exc:
+                # The answering player gets the reason (``insufficient_chips``
+                # naming who cannot pay, say); everyone else the final state.
+                log.info("rematch_failed", extra={"table": table_id, "error": repr(exc)})
+                await table.call(self._failed, table)
+                raise
             await table.call(self._started, table, new_table)
 
     @staticmethod
@@ -107,7 +121,8 @@ class Rematches:
             state["table"] = None
             table.rematch = state
         if state["status"] != "open":
-            raise ProtocolError("rematch_closed", f"the rematch is {state['status']}")
+            said = "could not start" if state["status"] == "failed" else f"is {state['status']}"
+            raise ProtocolError("rematch_closed", f"the rematch {said}")
         if seat in state["waiting_for"]:
             state["waiting_for"].remove(seat)
             state["accepted" if accept else "declined"].append(seat)
@@ -144,12 +159,40 @@ class Rematches:
             for s in old.seats
         ]
         table = await self.open_table(old.host_id, old.host, old.settings, seats)
-        await table.call(table.start_game, _Starter(old.host_id), None)
+        try:
+            await table.call(table.start_game, _Starter(old.host_id), None)
+        except Exception:
+            # Nobody follows the new table yet: closed, it leaves the lobby and
+            # its host's count of waiting tables (the store keeps it as closed).
+            with contextlib.suppress(Exception):
+                await table.call(self._close_unstarted, table)
+            raise
         for seat in seats:
             if seat.player_id is not None and seat.bot is None:
                 for conn in list(self.registry.by_player.get(seat.player_id, ())):
                     await table.call(table.subscribe, conn, None)
         return table.id
+
+    @staticmethod
+    async def _close_unstarted(table: TableActor) -> None:
+        if table.status == WAITING:
+            await table.close("the rematch could not start")
+
+    async def _failed(self, table: TableActor) -> None:
+        """The accepted offer's table could not start: the offer is over
+        (``failed``), told to everyone at the old table and to its people who no
+        longer follow it."""
+        state = table.rematch
+        if state is None or state["status"] != "accepted" or state["table"] is not None:
+            return
+        state["status"] = "failed"
+        data = messages.rematch(table.id, state)
+        table._broadcast(data)
+        following = {conn.player_id for conn in table.subscribers}
+        text = messages.dumps(data)
+        for seat in table.seats:
+            if seat.human and seat.player_id is not None and seat.player_id not in following:
+                self.registry.send_to_player(seat.player_id, text)
 
     @staticmethod
     async def _started(table: TableActor, new_table: int) -> None:

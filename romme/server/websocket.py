@@ -19,15 +19,19 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from romme.server import dispatch, messages
+from romme.server.chatrate import ChatRate
 from romme.server.connection import Connection, ConnectionRefused
 from romme.server.errors import ProtocolError
 from romme.server.httpguard import foreign_origin
-from romme.server.protocol import RateLimiter, parse_message, request_id
+from romme.server.protocol import LobbyChat, RateLimiter, TableChat, parse_message, request_id
 from romme.server.state import server_state
 
 __all__ = ["echo", "websocket_endpoint"]
 
 log = logging.getLogger("romme.server")
+
+CHAT_MESSAGES = (LobbyChat, TableChat)
+"""The messages counted by the chat limits per player and address."""
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -98,6 +102,16 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     break
                 conn.send_json(messages.error(exc.code, exc.message, getattr(exc, "msg_id", None)))
                 continue
+            if isinstance(parsed, CHAT_MESSAGES) and not await hub.chat_rate.allow(
+                conn.player_id, conn.address
+            ):
+                # Counted by the socket's node (and Redis, in a cluster) before a
+                # table's chat line is relayed to the table's node
+                # (romme.server.chatrate).
+                if _refuse(conn, options.max_refused_per_minute):
+                    break
+                conn.error(_chat_refusal(hub.chat_rate), msg_id)
+                continue
             if hub.relay is not None and hub.relay.is_remote(parsed):
                 # Another node may run the table (docs/cluster.md).
                 try:
@@ -125,6 +139,14 @@ def _frame_id(message: Mapping[str, Any], max_bytes: int) -> Any:
     text = message.get("text")
     payload = text if text is not None else message.get("bytes") or b""
     return request_id(payload, max_bytes)
+
+
+def _chat_refusal(rate: ChatRate) -> ProtocolError:
+    return ProtocolError(
+        "rate_limited",
+        f"too much chat, slow down: a player may say {rate.per_second:g} lines a second "
+        f"(bursts of {rate.burst}), the players of one address a few more",
+    )
 
 
 def _refuse(conn: Connection, limit: int) -> bool:

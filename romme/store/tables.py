@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, cast, get_args
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, check_json, is_id
@@ -35,9 +35,17 @@ class TableStore(StoreCore):
         match_seed: bytes,
         owner_node: str | None = None,
         lease_seconds: float = 0.0,
+        *,
+        max_waiting: int = 0,
     ) -> int:
         """A new table (status ``waiting``); returns its id. With ``owner_node`` the
-        node holds its lease (epoch 1, :mod:`romme.store.leases`) for ``lease_seconds``."""
+        node holds its lease (epoch 1, :mod:`romme.store.leases`) for ``lease_seconds``.
+
+        ``max_waiting`` (0: any): ``too_many_tables`` when the host already hosts
+        that many waiting tables. They are counted in the inserting transaction
+        with the host's row locked (PostgreSQL; SQLite has one writer), so that
+        parallel requests of one host, on any connection or node, are counted in
+        turn and cannot slip past the limit together."""
         if not isinstance(settings, dict) or not isinstance(rules, dict):
             raise bad("settings and rules are JSON objects")
         if not isinstance(seats, list):
@@ -47,7 +55,19 @@ class TableStore(StoreCore):
         for value, what in ((settings, "settings"), (rules, "rules"), (seats, "seats")):
             check_json(value, what)
         async with self._write() as session:
-            await self._require_player(session, host_id)
+            await self._require_player(session, host_id, lock=max_waiting > 0)
+            if max_waiting > 0:
+                hosted = await session.scalar(
+                    select(func.count())
+                    .select_from(GameTable)
+                    .where(GameTable.host_id == host_id, GameTable.status == WAITING)
+                )
+                if (hosted or 0) >= max_waiting:
+                    raise StoreError(
+                        "too_many_tables",
+                        f"you already host {hosted} waiting table(s), the most one may: "
+                        "start or leave one first",
+                    )
             table = GameTable(
                 host_id=host_id,
                 settings=settings,

@@ -103,7 +103,7 @@ def test_a_node_lobby_is_rebuilt_after_a_lost_delta() -> None:
     share._stale.clear()
     share.received({"lobby": "node-b", "version": 4, **delta})
     assert [t["id"] for t in lobby.others.tables] == [2]
-    assert lobby.others.playing == 1 and lobby.hosted_elsewhere("h5") == 1
+    assert lobby.others.playing == 1
     assert lobby.tables_for(7)[-1]["id"] == 5 and all(t["id"] != 5 for t in lobby.tables_for(8))
     assert lobby.registry.online_anywhere(7) and not lobby.registry.online_anywhere(8)
     # Its own deltas come back over romme:all: ignored.

@@ -126,6 +126,34 @@ async def test_create_table_refusals(store: Store) -> None:
 
 
 @pytest.mark.asyncio
+async def test_parallel_creates_stop_at_the_hosts_waiting_tables(store: Store) -> None:
+    host = await store.create_guest("Anna")
+    other = await store.create_guest("Ben")
+    rules = Rules.classic().to_json()
+    for round_no in range(10):
+        results = await asyncio.gather(
+            *(
+                store.create_table(host.id, SETTINGS, rules, SEATS, SEED, max_waiting=3)
+                for _ in range(10)
+            ),
+            return_exceptions=True,
+        )
+        made = [r for r in results if isinstance(r, int)]
+        assert len(made) == 3, (round_no, results)
+        assert {getattr(r, "code", None) for r in results if r not in made} == {"too_many_tables"}
+        # Running and closed tables do not count; another host's are its own.
+        await store.update_table(made[0], status="playing")
+        for table in made[1:]:
+            await store.update_table(table, status="closed")
+    await store.create_table(other.id, SETTINGS, rules, SEATS, SEED, max_waiting=1)
+    await refused(
+        store,
+        "too_many_tables",
+        store.create_table(other.id, SETTINGS, rules, SEATS, SEED, max_waiting=1),
+    )
+
+
+@pytest.mark.asyncio
 async def test_update_table(store: Store) -> None:
     _, table_id = await new_table(store)
     seats = [dict(SEATS[0]), {"player": 2, "nickname": "Bot casual", "bot": "casual"}]

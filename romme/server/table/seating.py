@@ -223,6 +223,29 @@ class Seating:
         if await self.server.store.blocks(self.host_id, pid):
             raise ProtocolError("blocked", "the host of this table has blocked you")
 
+    async def end_watch(self, player_id: int, reason: str) -> None:
+        """An invitation to this invite-only table was declined or expired: the
+        invitee's connections that watch it stop following it (no more updates
+        nor chat, and their chat here is ``not_seated``) and are told
+        ``table_closed`` with ``reason``; the table goes on for the others. A
+        player seated here or holding another open invitation keeps watching."""
+        if (
+            self.settings.access != "invite"
+            or self.seat_of(player_id) is not None
+            or self.is_invited(player_id)
+        ):
+            return
+        watching = [
+            conn
+            for conn, seat in self.subscribers.items()
+            if conn.player_id == player_id and seat is None
+        ]
+        text = dumps(messages.table_closed(self.id, reason))
+        for conn in watching:
+            self.subscribers.pop(conn, None)
+            conn.tables.discard(self.id)
+            conn.send(text)
+
     async def leave(self, conn: Subscriber) -> None:
         await self.leave_player(conn.player_id)
 

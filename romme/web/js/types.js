@@ -136,7 +136,7 @@
 
 /**
  * The rematch offer of a finished table (`rematch` message).
- * @typedef {{status: 'open' | 'accepted' | 'declined' | 'expired', accepted: number[], declined: number[],
+ * @typedef {{status: 'open' | 'accepted' | 'declined' | 'expired' | 'failed', accepted: number[], declined: number[],
  *   waiting_for: number[], deadline: number, table: number | null}} Rematch
  */
 

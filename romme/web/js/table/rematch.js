@@ -1,8 +1,8 @@
 // @ts-check
 // The rematch in the game-over summary: offer it, accept or decline the others'
-// offer, and see who is waited for, who declined, or that the time ran out
-// (docs/protocol.md, "Rematch"). When everyone has said yes, main.js opens the
-// new table.
+// offer, and see who is waited for, who declined, that the time ran out or that
+// the new table could not start (docs/protocol.md, "Rematch"). When everyone has
+// said yes, main.js opens the new table.
 
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
@@ -30,6 +30,7 @@ export function rematchPart(screen) {
   const note = (/** @type {string} */ text) => h('p.rematch-status', { id: 'rematch-status', role: 'status' }, text);
   if (offer.status === 'declined') return note(t('rematch.declined', { name: names(offer.declined) }));
   if (offer.status === 'expired') return note(t('rematch.expired'));
+  if (offer.status === 'failed') return note(t('rematch.failed'));
   if (offer.status === 'accepted') return note(t('rematch.starting'));
   if (me !== null && offer.waiting_for.includes(me)) {
     return h('div.rematch-offer',
