@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from romme.server.auth import COOKIE_NAME, SESSION_MAX_AGE
 from romme.server.errors import ProtocolError
 from romme.server.moderation import refuse_banned
+from romme.server.protocol import check_body_strings
 from romme.server.state import server_state
 from romme.store import PlayerRecord, StoreError
 from romme.store.limits import LimitReached
@@ -117,6 +118,11 @@ def client_address(request: Request) -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON body, the one reader of every route that has one: at
+    most ``MAX_BODY`` bytes (``too_large``), a JSON object (``bad_json``) whose
+    strings and keys hold no lone surrogate and no NUL (``bad_message``,
+    :func:`~romme.server.protocol.check_body_strings`), checked before the route
+    looks at any field."""
     raw = b""
     async for chunk in request.stream():
         raw += chunk
@@ -130,6 +136,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise ProtocolError("bad_json", "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "the body must be a JSON object")
+    check_body_strings(data)
     return data
 
 
