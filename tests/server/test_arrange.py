@@ -35,11 +35,10 @@ async def _arrange_burst(client: Client, table: int, orders: list[list[str]], ta
             "action": {"type": "arrange", "cards": order},
         }
         await client.ws.send(json.dumps(message))
-    replies = []
-    for index in range(len(orders)):
-        replies.append(
-            await client.expect(None, lambda m, i=index: m.get("id") == f"{tag}{i}", start=start)
-        )
+    ids = [f"{tag}{index}" for index in range(len(orders))]
+    await client.expect(None, lambda m: m.get("id") == ids[-1], start=start, timeout=60)
+    by_id = {m.get("id"): m for m in client.messages[start:] if m.get("id") in ids}
+    replies = [by_id[msg_id] for msg_id in ids]
     assert all(r["type"] == "update" for r in replies), [
         r for r in replies if r["type"] != "update"
     ]
