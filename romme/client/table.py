@@ -86,11 +86,20 @@ class TableState:
 
     def apply_update(self, data: dict[str, Any]) -> bool:
         """An ``update``; returns False if it does not follow the version known (a
-        gap: the caller should ``resync``). An update already applied is ignored."""
+        gap: the caller should ``resync``). An update already applied is ignored,
+        but for the answer to this seat's own ``arrange`` that replaced its last
+        one: the same version, with the new order in the view."""
         version = int(data["version"])
-        if self.version is not None and version <= self.version:
+        events = data.get("events") or []
+        rearranged = (
+            version == self.version
+            and data.get("view") is not None
+            and bool(events)
+            and all(e.get("type") == "hand_arranged" for e in events)
+        )
+        if self.version is not None and version <= self.version and not rearranged:
             return True
-        if self.version is not None and version != self.version + 1:
+        if self.version is not None and version != self.version + 1 and not rearranged:
             return False
         self.version = version
         self.events = tuple(event_from_json(e) for e in data.get("events", []))

@@ -26,6 +26,7 @@ from romme.server.moderation import (
     refuse_banned,
     set_browser_mark,
 )
+from romme.server.protocol import check_body_strings
 from romme.server.state import server_state
 from romme.store import PlayerRecord, StoreError
 from romme.store.limits import LimitReached
@@ -123,6 +124,11 @@ def client_address(request: Request) -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON body, the one reader of every route that has one: at
+    most ``MAX_BODY`` bytes (``too_large``), a JSON object (``bad_json``) whose
+    strings and keys hold no lone surrogate and no NUL (``bad_message``,
+    :func:`~romme.server.protocol.check_body_strings`), checked before the route
+    looks at any field."""
     raw = b""
     async for chunk in request.stream():
         raw += chunk
@@ -136,6 +142,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise ProtocolError("bad_json", "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "the body must be a JSON object")
+    check_body_strings(data)
     return data
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,8 @@ __all__ = [
     "TableChat",
     "UnblockPlayer",
     "WatchTable",
+    "check_body_strings",
+    "edge_id",
     "parse_message",
     "request_id",
     "table_action",
@@ -372,25 +374,44 @@ def _encodable(text: str) -> bool:
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
+LONE_SURROGATE = "a string holds a lone surrogate (\\ud800-\\udfff): it is not valid Unicode"
 
-def _check_unicode(text: str, data: Any) -> None:
-    """``bad_message`` if a string or key of the message holds a lone surrogate."""
-    if not _SURROGATE_ESCAPE.search(text):
-        return
+
+def _strings(data: Any) -> Iterator[str]:
+    """Every string of a parsed JSON value, keys included (without recursion: the
+    value may be nested as deep as the parser allows)."""
     stack = [data]
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            if not _encodable(value):
-                raise ProtocolError(
-                    "bad_message",
-                    "a string holds a lone surrogate (\\ud800-\\udfff): it is not valid Unicode",
-                )
+            yield value
         elif isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
+
+
+def _check_unicode(text: str, data: Any) -> None:
+    """``bad_message`` if a string or key of the message holds a lone surrogate."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return
+    if not all(_encodable(value) for value in _strings(data)):
+        raise ProtocolError("bad_message", LONE_SURROGATE)
+
+
+def check_body_strings(data: Any) -> None:
+    """The check of every string of an HTTP request's JSON body, keys included,
+    before any route reads it: ``bad_message`` for a lone surrogate (not valid
+    Unicode: it can be neither stored nor sent, as on the WebSocket) and for a
+    NUL (no database text holds one: PostgreSQL refuses it). Other control
+    characters are each field's concern, as on the WebSocket: a nickname refuses
+    them, free text keeps them as text."""
+    for value in _strings(data):
+        if not _encodable(value):
+            raise ProtocolError("bad_message", LONE_SURROGATE)
+        if "\x00" in value:
+            raise ProtocolError("bad_message", "a string holds a NUL character")
 
 
 def _message_id(data: dict[str, Any]) -> Any:
@@ -415,25 +436,38 @@ EDGE_CHARS = 512
 """How far from either end of an oversized message its ``id`` is looked for."""
 
 
+def edge_id(text: str) -> Any:
+    """The ``id`` of a message that is not parsed whole (too big) or cannot be
+    (nested deeper than the parser goes, a number of more digits than Python
+    reads, broken JSON), found among its first or last ``EDGE_CHARS`` characters,
+    where clients put it; ``None`` if it has none the server can echo."""
+    found = _ID_NEAR_EDGE.search(text[:EDGE_CHARS]) or _ID_NEAR_EDGE.search(text[-EDGE_CHARS:])
+    if found is None:
+        return None
+    try:
+        return _message_id({"id": json.loads(found.group(1))})
+    except (ValueError, ProtocolError):
+        return None
+
+
 def request_id(text: str | bytes, max_bytes: int) -> Any:
     """The ``id`` of a message that is refused before it is parsed (``too_large``,
     ``rate_limited``, a binary frame), so that the refusal can carry it; ``None``
     if it has none the server can echo. A message within ``max_bytes`` is parsed;
     a bigger one is not (parsing a megabyte of JSON costs up to a tenth of a
-    second): its id is found only among its first or last ``EDGE_CHARS``
-    characters, where clients put it."""
+    second), nor one the parser refuses: their id is looked for by
+    :func:`edge_id`."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
+    if len(text) > max_bytes:
+        return edge_id(text)
     try:
-        if len(text) <= max_bytes:
-            data = json.loads(text)
-        else:
-            found = _ID_NEAR_EDGE.search(text[:EDGE_CHARS]) or _ID_NEAR_EDGE.search(
-                text[-EDGE_CHARS:]
-            )
-            data = {"id": json.loads(found.group(1))} if found else None
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return edge_id(text)
+    try:
         return _message_id(data) if isinstance(data, dict) else None
-    except (ValueError, RecursionError, ProtocolError):
+    except ProtocolError:
         return None
 
 
@@ -448,7 +482,11 @@ def parse_message(text: str, max_bytes: int) -> tuple[ClientMessage, Any]:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+        # Nested too deep, a number of too many digits, broken JSON: the id is
+        # looked for where clients put it, so that the refusal still answers it.
+        raise _with_id(
+            ProtocolError("bad_json", "the message is not valid JSON"), edge_id(text)
+        ) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message is a JSON object")
     msg_id = _message_id(data)

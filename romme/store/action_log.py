@@ -16,11 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncpg
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from romme.store.append_group import Append, AppendQueue, PostgresGroups, tell, version_conflict
 from romme.store.core import StoreCore, bad, check_json, is_id, is_int
 from romme.store.errors import StoreError
+from romme.store.models import TableAction
+from romme.store.records import FINISHED
 from romme.store.sqlite_appends import SqliteAppends
 
 __all__ = ["ActionLogStore", "AppendWriter"]
@@ -65,6 +68,52 @@ class ActionLogStore(StoreCore):
         if not is_id(table_id):
             raise StoreError("no_such_table", f"there is no table {table_id!r}")
         await self._appends.append(table_id, first_version, actions, epoch, stored)
+
+    async def replace_arrange(
+        self, table_id: int, version: int, action: dict[str, Any], epoch: int | None = None
+    ) -> None:
+        """Store ``action``, an ``arrange``, in place of the ``arrange`` of the same
+        seat at ``version``: a seat that sorts its hand again before anyone moves
+        keeps one stored order, its latest, not one action per sort.
+
+        The log rebuilds the same game as if the new arrange had been appended,
+        which the store makes sure of: the action at ``version`` must be an
+        ``arrange`` of the same seat, and every later one an ``arrange`` of
+        another seat (nothing in between uses the order of this hand: an
+        arrangement holds the hand's cards, so the replaced one is legal where
+        the old one stood). Else ``bad_message`` and nothing is changed;
+        ``version_conflict`` if there is no such version; ``lease_lost`` as for
+        :meth:`append_actions`; ``game_over`` once the game is finished. The
+        action keeps its time (``created_at``): sorting the hand moves no
+        deadline. Committed before this returns."""
+        if not is_int(version) or version < 1:
+            raise bad("version is a positive integer")
+        if not isinstance(action, dict) or action.get("type") != "arrange":
+            raise bad("only an arrange replaces an arrange")
+        check_json(action, "an action")
+        async with self._write() as session:
+            table = await self._require_table(session, table_id, lock=True, epoch=epoch)
+            if table.status == FINISHED:
+                raise StoreError("game_over", f"table {table_id}'s game is finished")
+            rows = (
+                await session.scalars(
+                    select(TableAction)
+                    .where(TableAction.table_id == table_id, TableAction.version >= version)
+                    .order_by(TableAction.version)
+                )
+            ).all()
+            if not rows or rows[0].version != version:
+                raise StoreError("version_conflict", f"table {table_id} has no version {version}")
+            replaced, later = rows[0], rows[1:]
+            seat = action.get("seat")
+            if replaced.action.get("type") != "arrange" or replaced.action.get("seat") != seat:
+                raise bad(f"version {version} is not an arrange of seat {seat!r}")
+            if any(
+                row.action.get("type") != "arrange" or row.action.get("seat") == seat
+                for row in later
+            ):
+                raise bad(f"seat {seat!r}'s hand may have changed since version {version}")
+            replaced.action = action
 
 
 class AppendWriter(AppendQueue):

@@ -22,6 +22,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
+import subprocess
+import sys
 import threading
 import time
 import types
@@ -36,10 +39,13 @@ import httpx
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisDeprecationWarning
+from starlette.routing import Route
 
 from romme.bots import LEVELS as BOT_LEVELS
 from romme.engine.actions import Action
 from romme.engine.cards import JOKER, Card, all_naturals
+from romme.server.app import create_app
+from romme.server.auth import COOKIE_NAME
 from romme.server.protocol import MESSAGE_TYPES, MESSAGES
 from romme.server.settings import TableSettings
 
@@ -56,9 +62,12 @@ SERVER_OPTIONS = [
     "0",
     "--max-waiting-tables",
     "3",
+    "--accounts-per-hour",
+    "0",
 ]
-"""A fuzzed server takes messages as fast as they come and never closes a
-connection for its refused messages (those limits have their own tests)."""
+"""A fuzzed server takes messages as fast as they come, never closes a
+connection for its refused messages and lets the fuzzer make as many guests as
+it needs (those limits have their own tests)."""
 
 NASTY_TEXT = [
     "\x00",
@@ -256,15 +265,33 @@ def batches(tables: list[int], nicknames: list[str]) -> Strategy:
     def untracked(message: dict[str, Any], msg_id: Any) -> Frame:
         return Frame(json.dumps({**message, "id": msg_id}))
 
+    def unparseable(kind: int, size: int, id_first: bool) -> Frame:
+        """A frame the parser may refuse (nested ``size`` deep, a number of ``size``
+        digits, cut short) with an id at its start or end: answered once, with it."""
+        msg_id = f"fz{next(counter)}"
+        inner = [
+            "[" * size + "]" * size,
+            '{"a":' * size + "1" + "}" * size,
+            "9" * size,
+            "[1," * size,
+        ][kind]
+        if id_first:
+            text = f'{{"id":"{msg_id}","type":"ping","x":{inner}}}'
+        else:
+            text = f'{{"type":"ping","x":{inner},"id":"{msg_id}"}}'
+        return Frame(text, tracked=msg_id)
+
     messages = client_messages(tables, nicknames)
     kinds = [
         st.builds(tracked, messages, st.booleans()),
         st.builds(untracked, messages, hostile_values),
         garbage_frames(),
+        st.builds(unparseable, st.integers(0, 3), st.integers(1, 9000), st.booleans()),
     ]
-    # Six in ten frames are messages with an id to follow, two carry a hostile id,
-    # two are garbage (``one_of`` alone would weigh the garbage's many branches).
-    frame = st.sampled_from([0] * 6 + [1] * 2 + [2] * 2).flatmap(lambda i: kinds[i])
+    # Of twelve frames: six are messages with an id to follow, two carry a hostile
+    # id, two are garbage (``one_of`` alone would weigh the garbage's many
+    # branches), two are unparseable frames with an id to follow.
+    frame = st.sampled_from([0] * 6 + [1] * 2 + [2] * 2 + [3] * 2).flatmap(lambda i: kinds[i])
     poison = st.binary(min_size=1, max_size=30).map(
         lambda b: Frame(b'{"type":"ping","x":"' + b + b'\xff"}', text=True)
     )
@@ -288,6 +315,8 @@ class Tally:
     tracked: int = 0
     closes_1007: int = 0
     http_requests: int = 0
+    http_routes: dict[str, int] = dataclasses.field(default_factory=dict)
+    """HTTP requests per POST route (``GET``: all the GETs)."""
     failures: list[str] = dataclasses.field(default_factory=list)
 
 
@@ -471,8 +500,109 @@ def _path(piece: str) -> str:
     return quote(piece, safe="", errors="surrogatepass")
 
 
-def http_requests() -> Strategy:
-    """Requests to the HTTP endpoints that exist, with hostile parts."""
+BODY_FIELDS: dict[str, dict[str, str]] = {
+    "/api/guest": {"nickname": "name"},
+    "/api/register": {"nickname": "name", "password": "password"},
+    "/api/login": {"nickname": "name", "password": "login_password"},
+    "/api/logout": {"everywhere": "flag"},
+    "/api/sessions/revoke": {"id": "int"},
+    "/api/reports": {"nickname": "name", "reason": "reason", "text": "text"},
+    "/api/moderation/resolve": {"report": "int", "note": "text"},
+    "/api/moderation/mute": {"nickname": "name", "minutes": "number", "note": "text"},
+    "/api/moderation/ban": {"nickname": "name", "minutes": "number", "note": "text"},
+    "/api/moderation/lift": {"nickname": "name", "kind": "sanction", "note": "text"},
+    "/api/games/{game_id}/analysis": {},
+    "/api/account/password": {"old_password": "password", "new_password": "password"},
+    "/api/account/delete": {"password": "password"},
+    "/api/bonus": {},
+}
+"""The fields of each POST route's JSON body and their kinds (see
+:meth:`HttpFuzzer.body_values`); ``test_fuzz.py`` checks that every POST route of
+the app is here, and a route that is not is fuzzed with hostile bodies all the
+same (:func:`post_routes` finds them in the app)."""
+
+SESSION_ENDING = frozenset(
+    {"/api/guest", "/api/register", "/api/login", "/api/logout", "/api/sessions/revoke"}
+)
+"""Routes that may end the session they are sent with (a login replaces the
+client's session): never sent as the fuzzer's moderator, whose session must last."""
+
+FUZZ_PASSWORD = "fuzz horse battery staple"
+"""The password of the fuzzer's accounts: sent only to ``/api/login``."""
+
+
+def post_routes() -> list[str]:
+    """Every path the app routes a POST to, read from the app itself
+    (:func:`romme.server.app.create_app`, not started), so that a new route is
+    fuzzed without anyone adding it here."""
+    app = create_app("sqlite+aiosqlite:///fuzz-routes-never-opened.db")
+    return sorted(
+        {
+            route.path
+            for route in app.routes
+            if isinstance(route, Route) and "POST" in (route.methods or ())
+        }
+    )
+
+
+def _fill_path(route: str, piece: str) -> str:
+    """``route`` with each ``{parameter}`` replaced by ``piece``, percent-encoded."""
+    return re.sub(r"\{[^}]*\}", lambda _match: _path(piece), route)
+
+
+@dataclasses.dataclass(frozen=True)
+class HttpRequest:
+    method: str
+    path: str
+    body: bytes | None
+    headers: dict[str, str]
+    identity: str = "anonymous"
+    """Who sends it: ``anonymous``, ``guest`` (a guest of the fuzzer's, made anew
+    after a route that may end its session) or ``moderator``."""
+    route: str = "GET"
+    """The POST route as the app names it (``{parameters}`` unfilled); ``GET``."""
+
+
+def body_values(kind: str, nicknames: list[str]) -> Strategy:
+    """Well-formed values for a field kind of :data:`BODY_FIELDS`."""
+    return {
+        "name": st.sampled_from(nicknames) | nasty_strings,
+        "password": st.sampled_from(["wrong horse battery", "x" * 129, "short"]) | nasty_strings,
+        "login_password": st.sampled_from([FUZZ_PASSWORD, "wrong horse battery"]) | nasty_strings,
+        "flag": st.booleans(),
+        "int": st.integers(-1, 50) | huge_numbers,
+        "number": st.none() | st.integers(0, 10_000) | st.floats(-1, 1e6),
+        "text": st.text(max_size=600) | nasty_strings,
+        "reason": st.sampled_from(["abusive_chat", "cheating", "offensive_nickname", "other"])
+        | nasty_strings,
+        "sanction": st.sampled_from(["mute", "ban"]) | nasty_strings,
+    }[kind]
+
+
+def route_bodies(route: str, nicknames: list[str]) -> Strategy:
+    """A JSON body for ``route``: each of its fields well-formed, hostile or left
+    out, now and then with an extra hostile key."""
+    fields = BODY_FIELDS.get(route, {})
+
+    @st.composite
+    def body(draw: Any) -> bytes:
+        data: dict[Any, Any] = {}
+        for name, kind in fields.items():
+            choice = draw(st.integers(0, 9))
+            if choice == 0:
+                continue
+            data[name] = draw(hostile_values if choice == 1 else body_values(kind, nicknames))
+        if not fields or draw(st.integers(0, 5)) == 0:
+            data[draw(nasty_strings)] = draw(hostile_values)
+        return json.dumps(data).encode()
+
+    return body()
+
+
+def http_requests(routes: list[str], nicknames: list[str]) -> Strategy:
+    """Requests to the HTTP endpoints that exist: GETs with hostile paths, and
+    every POST route (``routes``) with its well-formed and hostile bodies and
+    garbage, as each of the fuzzer's identities."""
     piece = nasty_strings | huge_numbers.map(str)
     paths: st.SearchStrategy[str] = st.one_of(
         piece.map(lambda p: f"/api/players/{_path(p)}"),
@@ -483,58 +613,114 @@ def http_requests() -> Strategy:
         piece.map(lambda p: f"/api/games/{_path(p)}/replay"),
         st.sampled_from(["/api/me", "/api/tables", "/healthz", "/", "/index.html"]),
     )
-    gets: st.SearchStrategy[tuple[str, str, bytes | None, dict[str, str]]] = paths.map(
-        lambda path: ("GET", path, None, {})
-    )
-    bodies = st.one_of(
-        st.fixed_dictionaries(
-            {}, optional={"nickname": hostile_values, "password": hostile_values}
-        ).map(lambda d: json.dumps(d).encode()),
+    identities = st.sampled_from(["anonymous", "guest", "moderator"])
+    gets = st.builds(HttpRequest, st.just("GET"), paths, st.none(), st.just({}), identities)
+    garbage = st.one_of(
         hostile_values.map(lambda v: json.dumps(v).encode()),
         st.binary(max_size=300),
         st.integers(1, 40_000).map(lambda n: b"[" * n),
+        st.integers(1, 9000).map(lambda n: b'{"report": ' + b"9" * n + b"}"),
     )
-    posts = st.tuples(
-        st.just("POST"),
-        st.sampled_from(["/api/guest", "/api/login", "/api/register", "/api/logout"]),
-        bodies,
-        st.fixed_dictionaries(
-            {},
-            optional={
-                "content-type": st.sampled_from(
-                    [
-                        "application/json",
-                        "text/plain",
-                        "multipart/form-data; boundary=x",
-                        "application/x-www-form-urlencoded",
-                    ]
-                )
-            },
-        ),
+    content_types = st.fixed_dictionaries(
+        {},
+        optional={
+            "content-type": st.sampled_from(
+                [
+                    "application/json",
+                    "application/json",
+                    "application/json",
+                    "text/plain",
+                    "multipart/form-data; boundary=x",
+                    "application/x-www-form-urlencoded",
+                ]
+            )
+        },
     )
-    return gets | posts
+
+    @st.composite
+    def post(draw: Any) -> HttpRequest:
+        route = draw(st.sampled_from(routes))
+        path = _fill_path(route, draw(st.integers(0, 50).map(str) | piece))
+        body = draw(route_bodies(route, nicknames) if draw(st.integers(0, 3)) else garbage)
+        identity = draw(identities)
+        if identity == "moderator" and route in SESSION_ENDING:
+            identity = "guest"
+        return HttpRequest("POST", path, body, draw(content_types), identity, route)
+
+    return gets | post()
 
 
 class HttpFuzzer:
-    """Fuzzes the HTTP endpoints: no answer may be a server error."""
+    """Fuzzes the HTTP endpoints, every POST route with its bodies, anonymously, as
+    a guest and as a moderator: no answer may be a server error."""
 
     def __init__(self, server: ServerProcess, tally: Tally) -> None:
         self.server = server
         self.tally = tally
         self.http = httpx.Client(base_url=server.base, timeout=20)
+        self.routes = post_routes()
+        self.cookies: dict[str, str] = {}
+        self.nicknames: list[str] = []
 
-    def send(self, request: tuple[str, str, bytes | None, dict[str, str]]) -> None:
-        method, path, body, headers = request
+    def setup(self, prefix: str = "fh") -> None:
+        """A moderator (``romme admin grant-moderator``) and a registered player
+        whose nicknames the bodies use, beside hostile ones."""
+        stamp = f"{int(time.time() * 1000) % 10**7}"
+        moderator, target = f"{prefix}m{stamp}", f"{prefix}t{stamp}"
+        for name in (moderator, target):
+            answer = self.http.post(
+                "/api/register", json={"nickname": name, "password": FUZZ_PASSWORD}
+            )
+            if answer.status_code != 200:
+                raise AssertionError(f"registering {name}: {answer.status_code} {answer.text}")
+            if name == moderator:
+                self.cookies["moderator"] = answer.cookies[COOKIE_NAME]
+            self.http.cookies.clear()
+        admin = [sys.executable, "-m", "romme", "admin", "--db", self.server.db_url]
+        granted = subprocess.run(
+            [*admin, "grant-moderator", moderator],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if granted.returncode != 0:
+            raise AssertionError(f"grant-moderator: {granted.stderr}")
+        self.nicknames = [target, moderator, f"{prefix}g{stamp}"]
+
+    def _cookie(self, identity: str) -> dict[str, str]:
+        if identity == "anonymous":
+            return {}
+        if identity not in self.cookies:  # a new guest
+            name = f"fg{self.tally.http_requests}x{int(time.time() * 1000) % 10**7}"
+            answer = self.http.post("/api/guest", json={"nickname": name})
+            self.http.cookies.clear()
+            if answer.status_code != 200:
+                return {}
+            self.cookies[identity] = answer.cookies[COOKIE_NAME]
+        return {"cookie": f"{COOKIE_NAME}={self.cookies[identity]}"}
+
+    def send(self, request: HttpRequest) -> None:
+        headers = {**request.headers, **self._cookie(request.identity)}
         self.tally.http_requests += 1
-        answer = self.http.request(method, path, content=body, headers=headers)
+        self.tally.http_routes[request.route] = self.tally.http_routes.get(request.route, 0) + 1
+        answer = self.http.request(
+            request.method, request.path, content=request.body, headers=headers
+        )
+        self.http.cookies.clear()
+        if request.route in SESSION_ENDING:
+            self.cookies.pop(request.identity, None)  # its session may have ended
         if answer.status_code >= 500:
-            text = f"{method} {path} {body!r:.200} -> {answer.status_code} {answer.text[:200]}"
+            text = (
+                f"{request.method} {request.path} as {request.identity} "
+                f"{request.body!r:.200} -> {answer.status_code} {answer.text[:200]}"
+            )
             self.tally.failures.append(text)
             raise AssertionError(text)
-        self.http.cookies.clear()
 
     def run(self, seconds: float, examples: int = 50, enough: Enough = _always) -> None:
         """Run Hypothesis until ``seconds`` have passed and it did ``enough``."""
+        if not self.nicknames:
+            self.setup()
 
         @settings(
             max_examples=examples,
@@ -543,8 +729,8 @@ class HttpFuzzer:
             phases=[Phase.generate, Phase.shrink],
             suppress_health_check=list(HealthCheck),
         )
-        @given(st.lists(http_requests(), min_size=1, max_size=10))
-        def one(requests: list[tuple[str, str, bytes | None, dict[str, str]]]) -> None:
+        @given(st.lists(http_requests(self.routes, self.nicknames), min_size=1, max_size=10))
+        def one(requests: list[HttpRequest]) -> None:
             for request in requests:
                 self.send(request)
 

@@ -9,7 +9,16 @@ from __future__ import annotations
 import pytest
 
 from .conftest import ServerFactory
-from .fuzz import SERVER_OPTIONS, HttpFuzzer, LoopThread, Tally, WsFuzzer, log_faults
+from .fuzz import (
+    BODY_FIELDS,
+    SERVER_OPTIONS,
+    HttpFuzzer,
+    LoopThread,
+    Tally,
+    WsFuzzer,
+    log_faults,
+    post_routes,
+)
 
 
 def _enough_frames(tally: Tally) -> bool:
@@ -34,15 +43,29 @@ def test_websocket_fuzz(make_server: ServerFactory, backend: str) -> None:
     assert log_faults(server) == []
 
 
+def test_every_post_route_has_its_body_fields() -> None:
+    """The fuzzer finds the POST routes in the app; each must say what its body
+    holds, so that it gets well-formed bodies too, not only garbage."""
+    routes = post_routes()
+    assert "/api/reports" in routes and "/api/moderation/resolve" in routes
+    assert [r for r in routes if r not in BODY_FIELDS] == []
+
+
 @pytest.mark.slow
-def test_http_fuzz(make_server: ServerFactory) -> None:
-    server = make_server()
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_http_fuzz(make_server: ServerFactory, backend: str) -> None:
+    server = make_server(backend, extra=SERVER_OPTIONS)
     tally = Tally()
     fuzzer = HttpFuzzer(server, tally)
+    routes = post_routes()
+
+    def enough() -> bool:
+        return tally.http_requests > 150 and all(tally.http_routes.get(r) for r in routes)
+
     try:
-        fuzzer.run(seconds=10, enough=lambda: tally.http_requests > 100)
+        fuzzer.run(seconds=10, enough=enough)
     finally:
         fuzzer.close()
     assert tally.failures == []
-    assert tally.http_requests > 100, tally
+    assert enough(), tally
     assert log_faults(server) == []

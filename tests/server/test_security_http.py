@@ -486,24 +486,25 @@ def test_hostile_numbers_and_bytes_get_their_documented_errors(
     for player in ("%00", "a%00b", "%ED%A0%80", "%FF"):
         answer = httpx.get(f"{base}/api/players/{player}")
         assert answer.status_code == 404 and code_of(answer) == "no_such_player", player
+    # A lone surrogate or a NUL in any body string is refused at the boundary.
     raw = [
         (
             "/api/login",
             b'{"nickname": "An\\u0000na", "password": "wrong horse"}',
-            401,
-            "bad_credentials",
+            400,
+            "bad_message",
         ),
         (
             "/api/login",
             b'{"nickname": "An\\ud800na", "password": "wrong horse"}',
-            401,
-            "bad_credentials",
+            400,
+            "bad_message",
         ),
         (
             "/api/login",
             b'{"nickname": "Anna", "password": "wrong \\udfff horse"}',
-            401,
-            "bad_credentials",
+            400,
+            "bad_message",
         ),
         (
             "/api/register",
@@ -511,8 +512,16 @@ def test_hostile_numbers_and_bytes_get_their_documented_errors(
             400,
             "bad_message",
         ),
-        ("/api/guest", b'{"nickname": "An\\u0000na"}', 400, "nickname_characters"),
-        ("/api/guest", b'{"nickname": "An\\ud800na"}', 400, "nickname_characters"),
+        ("/api/guest", b'{"nickname": "An\\u0000na"}', 400, "bad_message"),
+        ("/api/guest", b'{"nickname": "An\\ud800na"}', 400, "bad_message"),
+        # Other control characters are the nickname's concern.
+        ("/api/guest", b'{"nickname": "An\\u0007na"}', 400, "nickname_characters"),
+        (
+            "/api/login",
+            b'{"nickname": "An\\u0007na", "password": "wrong horse"}',
+            401,
+            "bad_credentials",
+        ),
         ("/api/guest", b'{"nickname": "\xff\xfe"}', 400, "bad_json"),
         ("/api/login", b"\xc3\x28\xa0\xa1", 400, "bad_json"),
         ("/api/guest", b'{"nickname": "Ann\xe9"}', 400, "bad_json"),

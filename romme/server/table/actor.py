@@ -39,6 +39,7 @@ from romme.server.encode import ViewEncoder
 from romme.server.messages import dumps
 from romme.server.protocol import ProtocolError, table_action
 from romme.server.settings import TableSettings, settings_from_json
+from romme.server.table.arrange import arrange_to_replace
 from romme.server.table.botseats import Answer, BotSeats, bot_move
 from romme.server.table.deadlines import Deadline
 from romme.server.table.host import Subscriber, TableHost
@@ -304,9 +305,49 @@ class TableActor(Timing):
                 )
             self._held_draw = (conn, msg_id, action)
             return
+        if isinstance(action, Arrange):
+            await self._arrange(action, conn, msg_id)
+            return
         await self._play(action, by=None, conn=conn, msg_id=msg_id)
-        if not isinstance(action, Arrange):
-            self.seats[seat].timeouts = 0
+        self.seats[seat].timeouts = 0
+
+    async def _arrange(self, action: Arrange, conn: Subscriber, msg_id: Any) -> None:
+        """The seat's order of its hand: a new action, or in the place of the seat's
+        arrange since the last move (:mod:`~romme.server.table.arrange`), answered
+        to the sender only with its update of the current version."""
+        earlier = arrange_to_replace(self.actions, action.seat)
+        if earlier is None:
+            await self._play(action, by=None, conn=conn, msg_id=msg_id)
+            return
+        game = self.game
+        assert game is not None
+        events = game.apply(action)
+        # It takes the place of the stored one: the game's version (its views')
+        # stays the number of actions in its log, as a replay of the log gives.
+        game.version -= 1
+        record = action.to_json()
+        try:
+            await self.server.store.replace_arrange(self.id, earlier, record, epoch=self.epoch)
+        except Exception as exc:
+            raise self._store_failed(exc) from exc
+        self.actions[earlier - 1] = record
+        for index, (version, _old) in enumerate(self._recent):
+            if version == earlier:
+                self._recent[index] = (version, events)
+        update = self._update_for(action.seat, self.version, events)
+        conn.send(dumps(messages.with_id(update, msg_id)))
+        self._encoder.forget_shared()
+
+    def _store_failed(self, exc: Exception) -> ProtocolError:
+        """After a write of the log failed: the game is rebuilt from the log as the
+        table holds it (nobody was told of the move), and the move is refused."""
+        log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
+        if isinstance(exc, StoreError) and exc.code == "lease_lost":
+            self._stop_lost_table()
+        self.game = Game.replay(
+            self.rules, self.settings.seats, self.match_seed, Game.actions_from_json(self.actions)
+        )
+        return ProtocolError("server_busy")
 
     async def _play(
         self, action: Action, by: str | None, conn: Subscriber | None = None, msg_id: Any = None
@@ -342,16 +383,7 @@ class TableActor(Timing):
                 self.id, version, [record], epoch=self.epoch, stored=stored
             )
         except Exception as exc:
-            log.error("append_failed", extra={"table": self.id, "error": repr(exc)})
-            if isinstance(exc, StoreError) and exc.code == "lease_lost":
-                self._stop_lost_table()
-            self.game = Game.replay(
-                self.rules,
-                self.settings.seats,
-                self.match_seed,
-                Game.actions_from_json(self.actions),
-            )
-            raise ProtocolError("server_busy") from exc
+            raise self._store_failed(exc) from exc
         if any(isinstance(e, RoundStarted) for e in events):
             self.server.lobby_changed()
         if game.is_over:

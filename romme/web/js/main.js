@@ -293,8 +293,13 @@ function handle(msg) {
     case 'update': {
       const table = app.tables.get(msg.table);
       if (!table) break;
-      if (msg.version <= table.version) break;
-      if (msg.version !== table.version + 1) {
+      // An update of the version we have is a stale copy, unless it answers our own
+      // `arrange` that replaced the last one (the view then holds the new order).
+      const events = /** @type {{type: string}[]} */ (msg.events || []);
+      const rearranged = msg.version === table.version && msg.view && events.length > 0
+        && events.every((e) => e.type === 'hand_arranged');
+      if (msg.version <= table.version && !rearranged) break;
+      if (msg.version > table.version + 1) {
         app.send({ type: 'resync', table: msg.table, since: table.version });
         break;
       }
