@@ -1,6 +1,7 @@
 """The HTTP routes of play money: a player's balance with the bonus, claiming the
-bonus, the chip history (the player's own only). The ranking by chips won this month is a branch
-of ``GET /api/rankings``; the ledger itself is :mod:`romme.store.chips`."""
+bonus, the chip history (the player's own only), the house's account (moderators).
+The ranking by chips won this month is a branch of ``GET /api/rankings``; the
+ledger itself is :mod:`romme.store.chips`."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from romme.store import PlayerRecord, accounts
 from romme.store.chips import BonusRefused
 from romme.store.limits import LimitReached
 
-__all__ = ["bonus_state", "claim_bonus", "ledger"]
+__all__ = ["bonus_state", "claim_bonus", "house", "ledger"]
 
 BONUS_REQUEST_SECONDS = 1.0
 """A player may ask for the bonus once in this many seconds (the answer is the
@@ -74,3 +75,14 @@ async def ledger(request: Request) -> Response:
     return JSONResponse(
         await server_state(request).open_store().chip_ledger(me.id, before=before_id, limit=limit)
     )
+
+
+@_refusals
+async def house(request: Request) -> Response:
+    """``GET /api/house``: the house's account, for moderators (it stakes for the
+    computer opponents; when it runs low, their games are played for nothing)."""
+    me = await _me(request)
+    store = server_state(request).open_store()
+    if not await store.is_moderator(me.id):
+        raise ProtocolError("not_moderator", "only moderators may do that")
+    return JSONResponse(await store.house_report())

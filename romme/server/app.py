@@ -95,6 +95,7 @@ def create_app(
         Route("/api/players/{nickname}/ledger", api_chips.ledger),
         Route("/api/bonus", api_chips.bonus_state),
         Route("/api/bonus", api_chips.claim_bonus, methods=["POST"]),
+        Route("/api/house", api_chips.house),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:
