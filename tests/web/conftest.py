@@ -230,7 +230,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """One finished game of :data:`NICKNAME` (the replay, history and statistics
     pages' tests), on a server of the test module's own."""
     workdir: Path = tmp_path_factory.mktemp("played")
-    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{workdir / 'romme.db'}",
+        workdir,
+        time_scale=10,
+        # Ranked from the first game (docs/chips.md: established accounts).
+        extra=["--chip-established-games", "1", "--chip-established-hours", "0"],
+    )
     server.start()
     try:
         yield Played(server, _play(server))
