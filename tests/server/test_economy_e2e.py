@@ -55,7 +55,7 @@ async def _staked_against_a_bot(client: Client, stake: int, point_limit: int = 1
     table = await create_table(client, stake=stake, point_limit=point_limit, turn_seconds=120)
     started = await client.request({"type": "start_game", "table": table, "fill": "strong"})
     assert started.get("type") != "error", started
-    await client.expect("update", lambda m: m.get("table") == table and m.get("view"))
+    await client.expect("update", lambda m: m.get("table") == table and bool(m.get("view")))
     return table
 
 

@@ -43,7 +43,11 @@ async def test_a_game_moves_statistics_experience_and_rankings(
     make_server: ServerFactory,
 ) -> None:
     # Ranked from the first game (docs/chips.md: established accounts).
-    server = make_server("sqlite", time_scale=10, extra=["--chip-established-games", "1", "--chip-established-hours", "0"])
+    server = make_server(
+        "sqlite",
+        time_scale=10,
+        extra=["--chip-established-games", "1", "--chip-established-hours", "0"],
+    )
     anna, ben = [await registered(Client(server, nickname(p))) for p in ("st", "st")]
     me = (await anna.http.get("/api/me")).json()
     assert me["xp"] == 0 and me["level"] == {

@@ -54,7 +54,10 @@ async def test_winnings_against_the_house_are_capped_per_day(
         await house_account(session, store._now())
     anna = (await store.register("Anna", "password1")).id
     bot = (await store.bot_player("beginner")).id
-    seats = [{"player": anna, "bot": None}, {"player": bot, "bot": "beginner"}]
+    seats: list[dict[str, Any]] = [
+        {"player": anna, "bot": None},
+        {"player": bot, "bot": "beginner"},
+    ]
     house = (await store.house_report())["balance"]
     # Stake 5,000: the pot 10,000, the cost 500, 9,500 to Anna, a gain of 4,500
     # of which 1,000 are allowed today; 3,500 go back to the house.
@@ -88,7 +91,10 @@ async def test_a_house_too_low_to_stake_plays_for_nothing(store: Store) -> None:
         )
     anna = (await store.register("Anna", "password1")).id
     bot = (await store.bot_player("strong")).id
-    seats = [{"player": anna, "bot": None}, {"player": bot, "bot": "strong"}]
+    seats: list[dict[str, Any]] = [
+        {"player": anna, "bot": None},
+        {"player": bot, "bot": "strong"},
+    ]
     table = await store.create_table(anna, {}, {}, seats, SEED)
     await store.start_staked_game(table, seats, 1_000, POLICY.cost_percent)
     assert (await store.get_table(table)).status == "playing"  # type: ignore[union-attr]
@@ -108,7 +114,7 @@ async def test_repeated_pairings_and_the_rankings(store: Store) -> None:
     anna, ben = [(await store.register(n, "password1")).id for n in ("Anna", "Ben")]
     fresh = (await store.register("Fresh", "password1")).id
     bot = (await store.bot_player("strong")).id
-    pair = [{"player": anna, "bot": None}, {"player": ben, "bot": None}]
+    pair: list[dict[str, Any]] = [{"player": anna, "bot": None}, {"player": ben, "bot": None}]
     rated = [await _game(store, pair, 100, [0], [0, 40]) for _ in range(3)]
     assert [bool(changes) for changes in rated] == [True, True, False]  # 2 a day
     assert await store.chips(anna) == 10_000 + 3 * 90  # the chips move all the same
@@ -118,7 +124,10 @@ async def test_repeated_pairings_and_the_rankings(store: Store) -> None:
     assert [(r["nickname"], r["chips"]) for r in rows] == [("Anna", 90)]
     assert mine is not None and (mine["rank"], mine["chips"]) == (2, -100)
 
-    with_bot = [{"player": fresh, "bot": None}, {"player": bot, "bot": "strong"}]
+    with_bot: list[dict[str, Any]] = [
+        {"player": fresh, "bot": None},
+        {"player": bot, "bot": "strong"},
+    ]
     await _game(store, with_bot, 100, [0], [0, 40])
     names = [r["nickname"] for r in await store.rankings()]
     assert names[:1] == ["Anna"] and "Bot strong" not in names and "Fresh" in names
@@ -129,7 +138,10 @@ async def test_repeated_pairings_and_the_rankings(store: Store) -> None:
 
     # A game given up at once is void: nothing of it counts anywhere.
     before = await store.get_player(anna)
-    void = [{"player": anna, "bot": None, "left": True, "left_turns": 0}, pair[1]]
+    void: list[dict[str, Any]] = [
+        {"player": anna, "bot": None, "left": True, "left_turns": 0},
+        pair[1],
+    ]
     assert await _game(store, void, 100, [1], [40, 0]) == {}
     after = await store.get_player(anna)
     assert before is not None and after is not None
