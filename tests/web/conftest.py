@@ -105,7 +105,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from 127.0.0.1, more than the default limit of new accounts per address allows,
     so that limit is off here."""
     tmp = tmp_path_factory.mktemp("server")
-    proc, base = start_server(tmp, "--bot-delay", "0.3", "--accounts-per-hour", "0")
+    # Every browser here is on 127.0.0.1: people at one staked table share an address.
+    proc, base = start_server(
+        tmp, "--bot-delay", "0.3", "--accounts-per-hour", "0", "--chip-accounts-per-address", "0"
+    )
     yield base
     stop_server(proc)
 
