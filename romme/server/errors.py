@@ -58,6 +58,8 @@ ERROR_CODES = {
     "stake_limit": "the stake is above what this account may play for",
     "same_address": "two players from one address cannot sit at one staked table",
     "stake_pair_limit": "these two players have played enough staked games together today",
+    "already_void": "this game is void already",
+    "house_low": "the house cannot pay this back",
     "bonus_not_due": "the next bonus is not due yet",
     "bonus_not_needed": "the bonus is only for low balances",
     "not_your_ledger": "only the player can see their chip history",

@@ -8,6 +8,8 @@ ranking of chips won lists only chips won."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -181,9 +183,41 @@ async def test_stake_limits_of_guests_addresses_and_pairs(make_server: ServerFac
         await client.close()
 
 
-async def test_the_house_is_for_moderators(make_server: ServerFactory) -> None:
-    server = make_server("sqlite", extra=OPEN)
+async def test_the_house_and_the_signals_are_for_moderators(make_server: ServerFactory) -> None:
+    server = make_server("sqlite", time_scale=10, extra=OPEN)
     player = await (await Client(server, nickname("hs")).guest()).connect()
-    answer = await player.http.get("/api/house")
-    assert answer.status_code == 403 and answer.json()["error"]["code"] == "not_moderator"
-    await player.close()
+    for path in ("/api/house", "/api/economy/signals"):
+        answer = await player.http.get(path)
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "not_moderator"
+    answer = await player.http.post("/api/economy/void", json={"game": 1})
+    assert answer.json()["error"]["code"] == "not_moderator"
+
+    moderator = await _registered(server, "mod")
+    admin = [sys.executable, "-m", "romme", "admin", "--db", server.db_url]
+    granted = subprocess.run(
+        [*admin, "grant-moderator", moderator.nickname],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert granted.returncode == 0, granted.stderr
+    await _staked_against_a_bot(player, 100)
+    house = (await moderator.http.get("/api/house")).json()
+    assert house == {
+        "balance": 1_000_000_000 - 100,
+        "float": 1_000_000_000,
+        "in_pots": 100,
+        "reserve_low": False,
+    }
+    assert (await moderator.http.get("/api/economy/signals")).json() == {"pairs": []}
+    bad_days = await moderator.http.get("/api/economy/signals?days=x")
+    assert bad_days.status_code == 400 and bad_days.json()["error"]["code"] == "bad_message"
+    for body, code, status in (
+        ({"game": "7"}, "bad_message", 400),
+        ({"game": 999_999}, "no_such_game", 404),
+        ({"game": 1, "note": 5}, "bad_message", 400),
+    ):
+        answer = await moderator.http.post("/api/economy/void", json=body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), body
+    for client in (player, moderator):
+        await client.close()

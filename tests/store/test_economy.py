@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from romme.store import Store
+from romme.store import Store, StoreError
 from romme.store.chips import ChipPolicy, house_account
 from romme.store.models import ChipAccount
 
@@ -147,3 +147,57 @@ async def test_repeated_pairings_and_the_rankings(store: Store) -> None:
     assert before is not None and after is not None
     assert (after.games_played, after.rating) == (before.games_played, before.rating)
     assert await store.chips(anna) == 10_270
+
+
+async def test_dumping_shows_in_the_signals_and_a_void_reverses_it(store: Store) -> None:
+    store.chip_policy = POLICY
+    async with store._write() as session:
+        await house_account(session, store._now())
+    collector = (await store.register("Collector", "password1")).id
+    dumpers = [(await store.register(f"Dumper{i}", "password1")).id for i in range(3)]
+    honest = [(await store.register(n, "password1")).id for n in ("Hana", "Ivo")]
+    tables = []
+    for dumper in dumpers:  # each dumper stakes 3,000 and loses it to the collector
+        seats = [{"player": collector, "bot": None}, {"player": dumper, "bot": None}]
+        await _game(store, seats, 3_000, [0], [0, 40])
+        tables.append(await store.create_table(collector, {}, {}, seats, SEED))
+    pair = [{"player": honest[0], "bot": None}, {"player": honest[1], "bot": None}]
+    await _game(store, pair, 100, [0], [0, 40])
+    await _game(store, pair, 100, [1], [40, 0])
+    assert await store.chips(collector) == 10_000 + 3 * 2_700
+
+    signals = await store.economy_signals(days=7)
+    top = signals[0]
+    assert top["players"][0] == "Collector" and top["players"][1].startswith("Dumper")
+    assert (top["games"], top["flow"], top["one_way"]) == (1, 2_700, 1.0)
+    honest_row = next(r for r in signals if set(r["players"]) == {"Hana", "Ivo"})
+    assert honest_row["one_way"] == 0.5 and honest_row["flow"] == 0  # one game each
+    assert len(top["games_list"]) == 1
+    game = top["games_list"][0]
+
+    before = await store.get_player(collector)
+    voided = await store.void_game(game, "mod", "dumping")
+    assert sorted(r["amount"] for r in voided["reversed"]) == [-2_700, 3_000]
+    assert await store.chips(collector) == 10_000 + 2 * 2_700
+    after = await store.get_player(collector)
+    assert before is not None and after is not None
+    assert (after.games_played, after.games_won) == (before.games_played - 1, before.games_won - 1)
+    ledger = await store.chip_ledger(collector, limit=1)
+    assert [(m["reason"], m["amount"], m["game"]) for m in ledger["movements"]] == [
+        ("reversal", -2_700, game)
+    ]
+    with pytest.raises(StoreError) as again:
+        await store.void_game(game, "mod")
+    assert again.value.code == "already_void"
+    with pytest.raises(StoreError) as unknown:
+        await store.void_game(tables[0], "mod")  # never played
+    assert unknown.value.code == "no_such_game"
+    log = await store.moderation_log()
+    assert (log[0]["action"], log[0]["target"], log[0]["note"]) == (
+        "void_game",
+        f"game {game}",
+        "dumping",
+    )
+    # Chips from accounts that were not established count in no ranking.
+    rows, _ = await store.chips_month_ranking(10)
+    assert "Collector" not in [r["nickname"] for r in rows]
