@@ -160,8 +160,8 @@ class FairPlayStore(StoreCore):
         account that gained from the game gives the gain back (as much as it
         still holds), each that lost gets its loss back; the house stands for
         any difference. Ratings and experience already given stay. Returns
-        ``{"game", "reversed": [{"nickname" | None, "amount"}]}`` (signed, per
-        account; ``None``: the house). ``no_such_game`` for a game not finished,
+        ``{"game", "reversed": [{"nickname", "amount"}]}`` (each player's
+        balance's signed change). ``no_such_game`` for a game not finished,
         ``already_void`` for one void already."""
         if not is_id(table_id):
             raise StoreError("no_such_game", "there is no such game")
