@@ -48,6 +48,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -141,7 +142,7 @@ async def play(
     run: Run,
     seats: list[tuple[int, str | None]],
     stake: int,
-    chances: list[float],
+    chances: Sequence[float],
     leaves: dict[int, int],
     minutes: float,
 ) -> str | None:
@@ -224,11 +225,11 @@ async def simulate(url: str, rules: str, games: int, seed: int) -> dict[str, Any
         for _ in range(AFTER.established_games):
             seats = [(abuser.player_id, None), (run.bots["casual"], "casual")]
             await play(run, seats, 10, [1, 1], {}, 5)
-    rings = []
+    rings: list[tuple[Abuser, list[int]]] = []
     for size in (4, 8, 20):
         collector = await store.register(f"Collector{size}", "password1")
         await store.create_session(collector.id, "192.0.2.1", "sim")
-        guests = []
+        guests: list[int] = []
         for index in range(size):
             guest = await store.create_guest(f"Dump{size}x{index}")
             await store.create_session(guest.id, "192.0.2.1", "sim")
@@ -244,14 +245,14 @@ async def simulate(url: str, rules: str, games: int, seed: int) -> dict[str, Any
         if run.games in dumps_at:
             turns = dumps_at.pop(run.games)
             for ring, guests in rings:
-                for guest in guests:
-                    stake = max(1, await store.chips(guest))
-                    seats = [(ring.player_id, None), (guest, None)]
-                    code = await play(run, seats, stake, [1, 1], {1: turns}, 2)
+                for guest_id in guests:
+                    stake = max(1, await store.chips(guest_id))
+                    pair: list[tuple[int, str | None]] = [(ring.player_id, None), (guest_id, None)]
+                    code = await play(run, pair, stake, [1, 1], {1: turns}, 2)
                     if code is not None:
                         ring.refused[code] = ring.refused.get(code, 0) + 1
                         stake = AFTER.guest_stake_max  # the most a guest may stake
-                        code = await play(run, seats, stake, [1, 1], {1: turns}, 2)
+                        code = await play(run, pair, stake, [1, 1], {1: turns}, 2)
                     ring.minutes += 2
             continue
         roll = run.rng.random()
@@ -348,7 +349,7 @@ async def bonus_timing(run: Run, timer: Abuser) -> None:
     chips = await store.chips(timer.player_id)
     if chips <= 4_500:
         return
-    stored = [
+    stored: list[dict[str, Any]] = [
         {"player": timer.player_id, "nickname": None, "bot": None, "left": False},
         {"player": run.bots["casual"], "nickname": None, "bot": "casual", "left": False},
     ]
