@@ -192,6 +192,14 @@ class Server:
                 "0",
                 "--accounts-per-hour",
                 "0",
+                # Guests from one address at staked tables, again and again: the
+                # economy's limits (docs/chips.md) are not what this measures.
+                "--chip-accounts-per-address",
+                "0",
+                "--chip-pair-staked-games",
+                "0",
+                "--chip-guest-stake-max",
+                "1000000",
                 *self.extra,
             ],
             cwd=self.workdir,

@@ -64,6 +64,7 @@ _STATUS = {
     "not_moderator": 403,
     "already_reported": 409,
     "report_resolved": 409,
+    "already_void": 409,
     "wrong_password": 403,
     "in_game": 409,
     "too_large": 413,

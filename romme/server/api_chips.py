@@ -1,6 +1,7 @@
 """The HTTP routes of play money: a player's balance with the bonus, claiming the
-bonus, the chip history (the player's own only). The ranking by chips won this month is a branch
-of ``GET /api/rankings``; the ledger itself is :mod:`romme.store.chips`."""
+bonus, the chip history (the player's own only), the house's account (moderators).
+The ranking by chips won this month is a branch of ``GET /api/rankings``; the
+ledger itself is :mod:`romme.store.chips`."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import time
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from romme.server.api import _error, _refusals
+from romme.server.api import _body, _error, _refusals
 from romme.server.errors import ProtocolError
 from romme.server.state import server_state
 from romme.store import PlayerRecord, accounts
 from romme.store.chips import BonusRefused
 from romme.store.limits import LimitReached
 
-__all__ = ["bonus_state", "claim_bonus", "ledger"]
+__all__ = ["bonus_state", "claim_bonus", "economy_signals", "house", "ledger", "void_game"]
 
 BONUS_REQUEST_SECONDS = 1.0
 """A player may ask for the bonus once in this many seconds (the answer is the
@@ -74,3 +75,48 @@ async def ledger(request: Request) -> Response:
     return JSONResponse(
         await server_state(request).open_store().chip_ledger(me.id, before=before_id, limit=limit)
     )
+
+
+@_refusals
+async def house(request: Request) -> Response:
+    """``GET /api/house``: the house's account, for moderators (it stakes for the
+    computer opponents; when it runs low, their games are played for nothing)."""
+    await _moderator(request)
+    return JSONResponse(await server_state(request).open_store().house_report())
+
+
+@_refusals
+async def economy_signals(request: Request) -> Response:
+    """``GET /api/economy/signals?days=7&limit=50``: pairs of people who played
+    staked games together, most suspicious first, with the games to replay."""
+    await _moderator(request)
+    try:
+        days = int(request.query_params.get("days", "7"))
+        limit = int(request.query_params.get("limit", "50"))
+    except ValueError:
+        raise ProtocolError("bad_message", "days and limit are numbers") from None
+    store = server_state(request).open_store()
+    return JSONResponse({"pairs": await store.economy_signals(days, limit)})
+
+
+@_refusals
+async def void_game(request: Request) -> Response:
+    """``POST /api/economy/void`` ``{"game": id, "note": "..."}``: void a finished
+    game's result and reverse its settlement (new ledger movements)."""
+    me = await _moderator(request)
+    body = await _body(request)
+    game = body.get("game")
+    note = body.get("note", "")
+    if not isinstance(game, int) or isinstance(game, bool):
+        raise ProtocolError("bad_message", "'game' must be a game's id")
+    if not isinstance(note, str) or len(note) > 500:
+        raise ProtocolError("bad_message", "'note' must be a string of at most 500 characters")
+    store = server_state(request).open_store()
+    return JSONResponse(await store.void_game(game, me.nickname, note))
+
+
+async def _moderator(request: Request) -> PlayerRecord:
+    me = await _me(request)
+    if not await server_state(request).open_store().is_moderator(me.id):
+        raise ProtocolError("not_moderator", "only moderators may do that")
+    return me

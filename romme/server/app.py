@@ -95,6 +95,9 @@ def create_app(
         Route("/api/players/{nickname}/ledger", api_chips.ledger),
         Route("/api/bonus", api_chips.bonus_state),
         Route("/api/bonus", api_chips.claim_bonus, methods=["POST"]),
+        Route("/api/house", api_chips.house),
+        Route("/api/economy/signals", api_chips.economy_signals),
+        Route("/api/economy/void", api_chips.void_game, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     if options.bench_echo:

@@ -133,6 +133,22 @@ class ServerOptions:
     """A bonus may be claimed only while the balance is below this."""
     chip_cost_percent: int = 5
     """The operating cost: this percentage of a game's pot (rounded down) goes to the house."""
+    chip_guest_stake_max: int = 100
+    """The largest stake a guest may play for."""
+    chip_new_stake_max: int = 1_000
+    """The largest stake an account not yet established may play for."""
+    chip_established_games: int = 10
+    """Finished games (void ones not counted) that make an account established ..."""
+    chip_established_hours: float = 24.0
+    """... registered at least this many hours ago (docs/chips.md)."""
+    chip_bot_win_cap: int = 1_000
+    """Chips a player may win a day (net) at tables with computer opponents."""
+    chip_pair_staked_games: int = 5
+    """Staked games two people may start together in 24 hours; 0: any."""
+    chip_accounts_per_address: int = 1
+    """People with a session from one address at one staked table; 0: any."""
+    chip_pair_rated_games: int = 5
+    """Games of two people in 24 hours that are rated and ranked; 0: any."""
 
     def chip_policy(self) -> ChipPolicy:
         """The chip options as the store takes them."""
@@ -142,6 +158,14 @@ class ServerOptions:
             bonus_hours=self.chip_bonus_hours,
             bonus_below=self.chip_bonus_below,
             cost_percent=self.chip_cost_percent,
+            guest_stake_max=self.chip_guest_stake_max,
+            new_stake_max=self.chip_new_stake_max,
+            established_games=self.chip_established_games,
+            established_hours=self.chip_established_hours,
+            bot_win_cap=self.chip_bot_win_cap,
+            pair_staked_games=self.chip_pair_staked_games,
+            accounts_per_address=self.chip_accounts_per_address,
+            pair_rated_games=self.chip_pair_rated_games,
         )
 
     redis_url: str | None = None
@@ -188,6 +212,10 @@ def _seconds(text: str) -> float:
 
 def _rate(text: str) -> float:
     """A rate per second, 0 or more (0 switches the limit off)."""
+    return _number(text, float, 0, strict=False)
+
+
+def _hours(text: str) -> float:
     return _number(text, float, 0, strict=False)
 
 
@@ -263,6 +291,39 @@ _CHIPS: tuple[tuple[str, Callable[[str], float], str, str], ...] = (
         _percent,
         "P",
         "operating cost: percent of a game's pot (rounded down) that goes to the house",
+    ),
+    ("chip_guest_stake_max", _count, "N", "the largest stake a guest may play for"),
+    (
+        "chip_new_stake_max",
+        _count,
+        "N",
+        "the largest stake an account not yet established may play for",
+    ),
+    ("chip_established_games", _count, "N", "finished games that make an account established"),
+    ("chip_established_hours", _hours, "H", "hours since registering to be established"),
+    (
+        "chip_bot_win_cap",
+        _count,
+        "N",
+        "chips a player may win a day (net) at tables with computer opponents",
+    ),
+    (
+        "chip_pair_staked_games",
+        _count,
+        "N",
+        "staked games two people may start together in 24 hours; 0: any",
+    ),
+    (
+        "chip_accounts_per_address",
+        _count,
+        "N",
+        "people with a session from one address at one staked table; 0: any",
+    ),
+    (
+        "chip_pair_rated_games",
+        _count,
+        "N",
+        "games of two people in 24 hours that are rated and ranked; 0: any",
     ),
 )
 """The play-money options on the command line, as :data:`_LIMITS`."""

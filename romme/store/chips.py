@@ -20,9 +20,11 @@ Nothing here can be bought or paid out: chips are play money.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import case, func, insert, or_, select, update
@@ -32,8 +34,16 @@ from romme.store import accounts, ratings
 from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso, rowcount
 from romme.store.deletion import refuse_deleted_players
 from romme.store.errors import StoreError
-from romme.store.models import ChipAccount, ChipMovement, GameResult, GameTable, Player
+from romme.store.models import (
+    ChipAccount,
+    ChipMovement,
+    GameResult,
+    GameTable,
+    LoginSession,
+    Player,
+)
 from romme.store.records import PLAYING, WAITING
+from romme.store.standing import established_clauses, stake_limit
 
 __all__ = [
     "HOUSE_FLOAT",
@@ -43,8 +53,10 @@ __all__ = [
     "ChipStore",
     "debit",
     "house_account",
+    "in_pots",
     "move",
     "operating_cost",
+    "refund_stakes",
     "settle_stakes",
     "transfer",
 ]
@@ -55,6 +67,10 @@ opponents and receives the operating costs."""
 STAKE_MAX = 1_000_000
 """The largest stake a table may ask of each seat."""
 LEDGER_PAGE_MAX = 100
+GAME_REASONS = ("stake", "payout", "refund")
+"""The movements between a person and a game's pot."""
+
+log = logging.getLogger("romme.store")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +87,24 @@ class ChipPolicy:
     """... while the balance is below this."""
     cost_percent: int = 5
     """The operating cost: this percentage of a game's pot (rounded down) goes to the house."""
+    guest_stake_max: int = 100
+    """The largest stake a guest may play for."""
+    new_stake_max: int = 1_000
+    """The largest stake a registered account that is not yet established may play for."""
+    established_games: int = 10
+    """An account is established once it has finished this many games (void ones
+    do not count) ..."""
+    established_hours: float = 24.0
+    """... and was registered at least this long ago."""
+    bot_win_cap: int = 1_000
+    """What a player may win in a (UTC) day at tables with computer opponents,
+    net of what they lost there that day; the rest of a payout goes back to the house."""
+    pair_staked_games: int = 5
+    """Staked games the same two people may start together in 24 hours (0: any)."""
+    accounts_per_address: int = 1
+    """People with a session from one address who may sit at one staked table (0: any)."""
+    pair_rated_games: int = 5
+    """Games of the same two people in 24 hours that are rated and ranked (0: any)."""
 
 
 def operating_cost(pot: int, percent: int) -> int:
@@ -121,8 +155,15 @@ class ChipStore(StoreCore):
 
     async def require_chips(self, player_id: int, stake: int) -> None:
         """``insufficient_chips`` unless the player can pay the stake (a table's,
-        before they sit down or create it; the start checks again)."""
+        before they sit down or create it; the start checks again), and
+        ``stake_limit`` if the stake is above what the account may play for
+        (:func:`romme.store.standing.stake_limit`)."""
         if stake > 0:
+            async with self._read() as session:
+                player = await self._require_player(session, player_id)
+                limit = stake_limit(player, self.chip_policy, self._now(), STAKE_MAX)
+            if stake > limit:
+                raise StoreError("stake_limit", _limit_message(player, limit))
             chips = await self.chips(player_id)
             if chips < stake:
                 raise StoreError(
@@ -130,9 +171,11 @@ class ChipStore(StoreCore):
                 )
 
     async def bonus_state(self, player_id: int) -> dict[str, Any]:
-        """``{"chips", "bonus": {"amount", "below", "next_at", "due"}}``: whether a
-        bonus may be claimed now, and from when (``next_at``, ISO time, ``None`` if
-        never claimed)."""
+        """``{"chips", "in_pots", "bonus": {"amount", "below", "next_at", "due"}}``:
+        whether a bonus may be claimed now, and from when (``next_at``, ISO time,
+        ``None`` if never claimed). The chips the player has in the pots of games
+        not settled yet (``in_pots``) count as held: a player does not become poor
+        by putting chips into a pot."""
         async with self._write() as session:
             account = await self._chip_account(session, player_id)
             return await self._bonus_state(session, account)
@@ -145,11 +188,12 @@ class ChipStore(StoreCore):
         async with self._write() as session:
             account = await self._chip_account(session, player_id)
             state = await self._bonus_state(session, account)
-            if account.balance >= policy.bonus_below:
+            held = account.balance + state["in_pots"]
+            if held >= policy.bonus_below:
                 raise BonusRefused(
                     "bonus_not_needed",
                     f"the bonus is for balances below {policy.bonus_below}: you have "
-                    f"{account.balance}",
+                    f"{held} (chips in the pots of running games count)",
                     state["bonus"]["next_at"],
                 )
             if not state["bonus"]["due"]:
@@ -260,6 +304,18 @@ class ChipStore(StoreCore):
             table.seats = seats
             if stake == 0:
                 return
+            players = sorted(
+                {int(s["player"]) for s in seats if s.get("bot") is None and s.get("player")}
+            )
+            bots = sum(1 for s in seats if s.get("bot") is not None)
+            house = await house_account(session, now) if bots else None
+            if house is not None and not await debit(session, house.id, stake * bots):
+                # The house cannot stake for its computer opponents: the game is
+                # played for nothing rather than not at all.
+                log.warning("house_low", extra={"table": table_id, "house": house.balance})
+                return
+            people = {pid: await self._chip_account(session, pid) for pid in players}
+            await self._check_staked_seating(session, people, stake, now)
             escrow = ChipAccount(
                 kind="escrow",
                 table_id=table_id,
@@ -269,11 +325,7 @@ class ChipStore(StoreCore):
             )
             session.add(escrow)
             await session.flush()
-            players = sorted(
-                {int(s["player"]) for s in seats if s.get("bot") is None and s.get("player")}
-            )
-            for player_id in players:
-                account = await self._chip_account(session, player_id)
+            for player_id, account in people.items():
                 if not await debit(session, account.id, stake):
                     nickname = await session.scalar(
                         select(Player.nickname).where(Player.id == player_id)
@@ -283,22 +335,90 @@ class ChipStore(StoreCore):
                         f"{nickname} has {account.balance} chips: the stake is {stake}",
                     )
                 await move(session, account.id, escrow.id, stake, "stake", table_id, now)
-            bots = sum(1 for s in seats if s.get("bot") is not None)
-            if bots:
-                house = await house_account(session, now)
-                if not await debit(session, house.id, stake * bots):
-                    raise StoreError(
-                        "insufficient_chips", "the house cannot stake for the computer opponents"
-                    )
+            if house is not None:
                 await move(session, house.id, escrow.id, stake * bots, "stake", table_id, now)
+
+    async def _check_staked_seating(
+        self, session: AsyncSession, people: dict[int, ChipAccount], stake: int, now: datetime
+    ) -> None:
+        """Refuse a staked start that could pour chips from one account into
+        another (docs/chips.md): a stake above a seat's limit (``stake_limit``),
+        people with a session from one address (``same_address``), two people who
+        started too many staked games together in 24 hours (``stake_pair_limit``).
+        The people's rows are locked (:meth:`_chip_account`), so two starts cannot
+        both pass the counts."""
+        policy = self.chip_policy
+        await lock_accounts(session, [account.id for account in people.values()])
+        found = (await session.scalars(select(Player).where(Player.id.in_(list(people))))).all()
+        by_id = {p.id: p for p in found}
+        for pid in people:
+            limit = stake_limit(by_id[pid], policy, now, STAKE_MAX)
+            if stake > limit:
+                raise StoreError("stake_limit", _limit_message(by_id[pid], limit))
+        if len(people) < 2:
+            return
+        if policy.accounts_per_address > 0:
+            rows = (
+                await session.execute(
+                    select(LoginSession.address, LoginSession.player_id)
+                    .where(
+                        LoginSession.player_id.in_(list(people)),
+                        LoginSession.revoked_at.is_(None),
+                        LoginSession.expires_at > now,
+                    )
+                    .distinct()
+                )
+            ).all()
+            sharing: dict[str, set[int]] = {}
+            for address, pid in rows:
+                sharing.setdefault(address, set()).add(pid)
+            for pids in sharing.values():
+                if len(pids) > policy.accounts_per_address:
+                    names = sorted(by_id[p].nickname for p in pids)
+                    raise StoreError(
+                        "same_address",
+                        f"{' and '.join(names)} play from one address: they cannot "
+                        "sit at one staked table",
+                    )
+        if policy.pair_staked_games > 0:
+            owner = {account.id: pid for pid, account in people.items()}
+            stakes = (
+                await session.execute(
+                    select(ChipMovement.table_id, ChipMovement.from_account).where(
+                        ChipMovement.from_account.in_(list(owner)),
+                        ChipMovement.reason == "stake",
+                        ChipMovement.created_at >= now - timedelta(hours=24),
+                    )
+                )
+            ).all()
+            tables: dict[int, set[int]] = {}
+            for table, account_id in stakes:
+                if table is not None and account_id is not None:
+                    tables.setdefault(table, set()).add(owner[account_id])
+            pairs: dict[tuple[int, int], int] = {}
+            for pids in tables.values():
+                for pair in combinations(sorted(pids), 2):
+                    pairs[pair] = pairs.get(pair, 0) + 1
+            for (first, second), count in sorted(pairs.items()):
+                if count >= policy.pair_staked_games:
+                    raise StoreError(
+                        "stake_pair_limit",
+                        f"{by_id[first].nickname} and {by_id[second].nickname} have played "
+                        f"{count} staked games together in the last 24 hours: the most "
+                        f"is {policy.pair_staked_games}",
+                    )
 
     async def chips_month_ranking(
         self, limit: int = 50, me_id: int | None = None
     ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """Players by the chips they won this (UTC) month: payouts received minus
-        stakes paid, in games settled or started since the 1st. The second value is
-        the row of ``me_id`` (``None`` if they played no staked game this month),
-        also when it is not among the first ``limit``."""
+        """Established people by the chips they won this (UTC) month: what they
+        won minus what they lost in ranked games (``GameResult.ranked``: between
+        distinct established people, no computer opponent, not void, within the
+        daily limit of one pair's games) finished since the 1st. The list holds
+        those who won chips (a net above zero), most first; the second value is
+        the row of ``me_id`` wherever it stands (``None`` if it played no ranked
+        staked game this month or is not established), its rank one more than
+        the number of people who won more."""
         if not is_int(limit) or limit < 0:
             raise bad("limit must be a non-negative integer")
         now = self._now()
@@ -319,11 +439,12 @@ class ChipStore(StoreCore):
                     ChipMovement.from_account == ChipAccount.id,
                 ),
             )
+            .join(GameResult, GameResult.table_id == ChipMovement.table_id)
             .where(
-                ChipMovement.reason.in_(("stake", "payout")),
-                ChipMovement.created_at >= month,
-                Player.guest.is_(False),
-                ~Player.nickname_key.startswith(RELEASED),
+                ChipMovement.reason.in_(GAME_REASONS),
+                GameResult.ranked.is_(True),
+                GameResult.finished_at >= month,
+                *established_clauses(self.chip_policy, now),
             )
             .group_by(Player.id)
             .order_by(won.desc(), Player.nickname_key)
@@ -332,8 +453,10 @@ class ChipStore(StoreCore):
             rows = (await session.execute(query)).all()
         result: list[dict[str, Any]] = []
         mine = None
+        previous: tuple[int, int] | None = None
         for position, (player, chips) in enumerate(rows, start=1):
-            rank = result[-1]["rank"] if result and result[-1]["chips"] == chips else position
+            rank = previous[1] if previous is not None and previous[0] == chips else position
+            previous = (int(chips), rank)
             row = {
                 "rank": rank,
                 "nickname": player.nickname,
@@ -343,13 +466,33 @@ class ChipStore(StoreCore):
                 "bot": player.is_bot,
                 "chips": int(chips),
             }
-            if position <= limit:
+            if chips > 0 and len(result) < limit:
                 result.append(row)
             if player.id == me_id:
                 mine = row
-            if position > limit and (me_id is None or mine is not None):
+            if (chips <= 0 or len(result) >= limit) and (me_id is None or mine is not None):
                 break
-        return result[:limit], mine
+        return result, mine
+
+    async def house_report(self) -> dict[str, Any]:
+        """``{"balance", "float", "in_pots", "reserve_low"}``: the house's account
+        (its balance now, the float it was granted), the chips it has in the pots
+        of running games, and whether it is too low to stake for a computer
+        opponent at the largest stake (then such games are played for nothing)."""
+        async with self._write() as session:
+            house = await house_account(session, self._now())
+            pots = await in_pots(session, house.id)
+            granted = await session.scalar(
+                select(func.coalesce(func.sum(ChipMovement.amount), 0)).where(
+                    ChipMovement.to_account == house.id, ChipMovement.reason == "grant"
+                )
+            )
+            return {
+                "balance": int(house.balance),
+                "float": int(granted or 0),
+                "in_pots": pots,
+                "reserve_low": house.balance < 3 * STAKE_MAX,
+            }
 
     # ---------------------------------------------------------------- accounts
 
@@ -383,18 +526,30 @@ class ChipStore(StoreCore):
         )
         now = self._now()
         next_at = None if last is None else last + timedelta(hours=policy.bonus_hours)
+        pots = await in_pots(session, account.id)
         return {
             "chips": account.balance,
+            "in_pots": pots,
             "bonus": {
                 "amount": policy.bonus,
                 "below": policy.bonus_below,
                 "next_at": iso(next_at),
-                "due": account.balance < policy.bonus_below and (next_at is None or next_at <= now),
+                "due": account.balance + pots < policy.bonus_below
+                and (next_at is None or next_at <= now),
             },
         }
 
 
 # ------------------------------------------------------------ movements
+
+
+def _limit_message(player: Player, limit: int) -> str:
+    if player.guest:
+        return f"a guest plays for stakes of up to {limit} chips: register to play for more"
+    return (
+        f"an account plays for stakes of up to {limit} chips until it is established "
+        "(docs/chips.md)"
+    )
 
 
 async def chips_won_and_lost(session: AsyncSession, player_id: int) -> dict[str, int]:
@@ -413,7 +568,7 @@ async def chips_won_and_lost(session: AsyncSession, player_id: int) -> dict[str,
             .join(GameResult, GameResult.table_id == ChipMovement.table_id)
             .where(
                 or_(ChipMovement.to_account == account, ChipMovement.from_account == account),
-                ChipMovement.reason.in_(("stake", "payout")),
+                ChipMovement.reason.in_(GAME_REASONS),
             )
             .group_by(ChipMovement.table_id)
         )
@@ -465,39 +620,32 @@ async def house_account(session: AsyncSession, now: datetime) -> ChipAccount:
 async def settle_stakes(
     session: AsyncSession,
     table: GameTable,
-    winners: Sequence[int],
-    totals: Sequence[int],
+    payees: Sequence[int],
     seat_players: Sequence[int],
     now: datetime,
+    bot_win_cap: int,
 ) -> None:
     """Empty a finished game's escrow (if it has one): the operating cost to the
-    house, the rest split evenly among the winners, any odd chip to the house.
+    house, the rest split evenly among ``payees`` (the seats that count as
+    winners, :func:`romme.store.outcome.judge`: never a seat given up), any odd
+    chip to the house; without payees, all to the house. A computer opponent's
+    share goes to the house, which staked for it.
 
-    A player who left the game (``left`` in the stored seats) forfeits: the pot
-    goes to the engine's winners who stayed, else to the best-placed seats that
-    stayed, else to the house. A computer opponent's share goes to the house,
-    which staked for it. Called in the transaction that stores the result; an
-    escrow that is already empty is left alone, so it settles once."""
-    escrow = await session.scalar(
-        select(ChipAccount).where(ChipAccount.table_id == table.id).with_for_update()
-    )
+    At a table where the house staked, a person's gain is capped: what they won
+    at such tables this (UTC) day, net of what they lost there, stays at most
+    ``bot_win_cap``; the rest of the share goes back to the house (``bot_cap``).
+    Called in the transaction that stores the result; an escrow that is already
+    empty is left alone, so it settles once."""
+    escrow = await _locked_escrow(session, table.id)
     if escrow is None or escrow.balance == 0:
         return
     pot = escrow.balance
     cost = operating_cost(pot, escrow.cost_percent or 0)
     stored = table.seats if isinstance(table.seats, list) else []
-    stayed = [
-        not (isinstance(s, dict) and s.get("bot") is None and s.get("left"))
-        for s in stored[: len(seat_players)]
-    ] + [True] * max(0, len(seat_players) - len(stored))
     bots = {
         seat for seat, s in enumerate(stored) if isinstance(s, dict) and s.get("bot") is not None
     }
-    payees = [seat for seat in winners if stayed[seat]]
-    if not payees:
-        places = ratings.places(winners, totals)
-        best = min((places[s] for s in range(len(places)) if stayed[s]), default=None)
-        payees = [s for s in range(len(places)) if stayed[s] and places[s] == best]
+    payees = list(payees)
     rest = pot - cost
     share = rest // len(payees) if payees else 0
     people = {seat_players[s] for s in payees if s not in bots}
@@ -512,6 +660,20 @@ async def settle_stakes(
     house = min((a for a, kind, _ in found if kind == "house"), default=None)
     if house is None:
         house = (await house_account(session, now)).id
+    stakes = dict(
+        (
+            await session.execute(
+                select(ChipMovement.from_account, ChipMovement.amount).where(
+                    ChipMovement.table_id == table.id,
+                    ChipMovement.to_account == escrow.id,
+                    ChipMovement.reason == "stake",
+                )
+            )
+        ).all()
+    )
+    house_staked = house in stakes
+    if house_staked:
+        await lock_accounts(session, [accounts[p] for p in people if p in accounts])
     paid: dict[tuple[int, str], int] = {}
 
     def pay(account_id: int, reason: str, amount: int) -> None:
@@ -520,11 +682,104 @@ async def settle_stakes(
 
     pay(house, "operating_cost", cost)
     for seat in payees:
-        pay(accounts.get(seat_players[seat], house), "payout", share)
+        account = accounts.get(seat_players[seat], house)
+        amount = share
+        if house_staked and account != house:
+            own = int(stakes.get(account, 0))
+            before = await _won_from_house_today(session, account, house, table.id, now)
+            allowed = max(0, bot_win_cap - before)
+            if amount - own > allowed:
+                pay(house, "bot_cap", amount - own - allowed)
+                amount = own + allowed
+        pay(account, "payout", amount)
     pay(house, "odd_chip", rest - share * len(payees))
     # The escrow's row is locked and its balance known: it is emptied in the
     # statement that credits the payees.
     await transfer(session, escrow.id, paid, table.id, now, debited=pot)
+
+
+async def refund_stakes(session: AsyncSession, table: GameTable, now: datetime) -> None:
+    """Empty a void game's escrow back into the accounts that paid into it (the
+    house for its computer opponents), as ``refund`` movements; no operating
+    cost. An escrow that is already empty is left alone."""
+    escrow = await _locked_escrow(session, table.id)
+    if escrow is None or escrow.balance == 0:
+        return
+    rows = (
+        await session.execute(
+            select(ChipMovement.from_account, func.sum(ChipMovement.amount))
+            .where(
+                ChipMovement.table_id == table.id,
+                ChipMovement.to_account == escrow.id,
+                ChipMovement.reason == "stake",
+            )
+            .group_by(ChipMovement.from_account)
+        )
+    ).all()
+    paid = {(int(a), "refund"): int(amount) for a, amount in rows if a is not None}
+    if sum(paid.values()) != escrow.balance:  # never: only stakes enter an escrow
+        raise RuntimeError(f"the pot of game {table.id} is not the sum of its stakes")
+    await transfer(session, escrow.id, paid, table.id, now, debited=escrow.balance)
+
+
+async def lock_accounts(session: AsyncSession, account_ids: Sequence[int]) -> None:
+    """Lock these accounts' rows (PostgreSQL; SQLite has one writer at a time)
+    for the rest of the transaction, in one order, so that what is counted over
+    them (a daily allowance, a pair's games) cannot be counted twice at once."""
+    if account_ids:
+        await session.execute(
+            select(ChipAccount.id)
+            .where(ChipAccount.id.in_(sorted(set(account_ids))))
+            .order_by(ChipAccount.id)
+            .with_for_update()
+        )
+
+
+async def _locked_escrow(session: AsyncSession, table_id: int) -> ChipAccount | None:
+    return await session.scalar(
+        select(ChipAccount).where(ChipAccount.table_id == table_id).with_for_update()
+    )
+
+
+async def _won_from_house_today(
+    session: AsyncSession, account: int, house: int, table_id: int, now: datetime
+) -> int:
+    """What ``account`` won (net) today (UTC) at tables where the house staked,
+    but for ``table_id``. The person's row is locked by the settlement (the
+    result's transaction locks its players), so two settlements cannot both
+    use the same allowance."""
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    house_tables = select(ChipMovement.table_id).where(
+        ChipMovement.from_account == house, ChipMovement.reason == "stake"
+    )
+    signed = case(
+        (ChipMovement.to_account == account, ChipMovement.amount), else_=-ChipMovement.amount
+    )
+    net = await session.scalar(
+        select(func.coalesce(func.sum(signed), 0)).where(
+            or_(ChipMovement.to_account == account, ChipMovement.from_account == account),
+            ChipMovement.reason.in_(GAME_REASONS),
+            ChipMovement.created_at >= day,
+            ChipMovement.table_id != table_id,
+            ChipMovement.table_id.in_(house_tables),
+        )
+    )
+    return int(net or 0)
+
+
+async def in_pots(session: AsyncSession, account_id: int) -> int:
+    """The chips ``account_id`` paid into the pots of games not settled yet."""
+    total = await session.scalar(
+        select(func.coalesce(func.sum(ChipMovement.amount), 0))
+        .join(ChipAccount, ChipAccount.id == ChipMovement.to_account)
+        .where(
+            ChipMovement.from_account == account_id,
+            ChipMovement.reason == "stake",
+            ChipAccount.kind == "escrow",
+            ChipAccount.balance > 0,
+        )
+    )
+    return int(total or 0)
 
 
 async def transfer(

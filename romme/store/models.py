@@ -27,6 +27,8 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -177,6 +179,14 @@ class GameResult(Base):
     results: Mapped[list[Any]]
     rating_changes: Mapped[dict[str, Any]]
     finished_at: Mapped[datetime]
+    void: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Nothing of the game counts: a person left too early (``romme.store.outcome``)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """The ratings moved: not void, and no two of its people had played the
+    daily number of rated games together already."""
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """It counts in the ranking by chips: rated, between distinct established
+    people only, no computer opponent (docs/chips.md)."""
 
 
 class GameSeat(Base):

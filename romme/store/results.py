@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from romme.engine.fairness import commitment_of, round_seed
 from romme.store import accounts, ratings
-from romme.store.chips import settle_stakes
-from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso
+from romme.store.chips import ChipPolicy, refund_stakes, settle_stakes
+from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
 from romme.store.models import GameResult, GameSeat, GameTable, Player
+from romme.store.outcome import judge
+from romme.store.standing import established, established_clauses
 from romme.store.statistics import Tally, record_statistics, statistics_of, tally_ahead
 from romme.store.tables import table_actions
 
@@ -31,6 +35,10 @@ RECENT_GAMES = 10
 
 class ResultStore(StoreCore):
     """The store's finished games and ratings (see :class:`romme.store.Store`)."""
+
+    chip_policy: ChipPolicy = ChipPolicy()
+    """Set by the server from its options (the standing of accounts, the daily
+    limits: docs/chips.md)."""
 
     async def finish_game(
         self,
@@ -55,7 +63,7 @@ class ResultStore(StoreCore):
         new ratings, and one game played. Calling it again for the same table
         returns the stored changes and changes nothing."""
         try:
-            tallied = await tally_ahead(self, table_id, seat_players, winners, results)
+            tallied = await tally_ahead(self, table_id, seat_players, winners, totals, results)
         except (LookupError, TypeError, ValueError):
             tallied = None  # a malformed result: the write transaction refuses it
         try:
@@ -102,16 +110,48 @@ class ResultStore(StoreCore):
         if missing:
             raise StoreError("no_such_player", f"there is no player {missing[0]}")
 
-        kept = [not players[pid].guest for pid in seat_players]
+        now = self._now()
+        judged = judge(table.seats, winners, totals)
+        if judged.void:
+            # Nothing of it counts: the stakes go back, nobody is rated or gets
+            # experience or a game played (docs/chips.md).
+            session.add(
+                GameResult(
+                    table_id=table_id,
+                    winners=list(winners),
+                    totals=list(totals),
+                    seat_players=list(seat_players),
+                    results=list(results),
+                    rating_changes={},
+                    finished_at=now,
+                    void=True,
+                    rated=False,
+                    ranked=False,
+                )
+            )
+            await refund_stakes(session, table, now)
+            table.status = "finished"
+            table.finished_at = now
+            await session.flush()
+            return {}
+        policy = self.chip_policy
+        people = [pid for pid in ids if not players[pid].is_bot]
+        rated = await _pairs_within_limit(session, people, policy.pair_rated_games, now)
+        ranked = (
+            rated
+            and len(people) == seats
+            and all(established(players[pid], policy, now) for pid in people)
+        )
+        kept = [rated and not players[pid].guest for pid in seat_players]
         before = [
             (players[pid].mu, players[pid].sigma)
-            if keep
+            if not players[pid].guest
             else (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
-            for pid, keep in zip(seat_players, kept, strict=True)
+            for pid in seat_players
         ]
-        seat_places = ratings.places(winners, totals)
+        seat_places = judged.places
         after = ratings.rate(before, seat_places)
-        now = self._now()
+        counted_winners = judged.winners
 
         changes: dict[str, dict[str, float]] = {}
         ordinals: dict[int, tuple[float, float]] = {}
@@ -119,9 +159,9 @@ class ResultStore(StoreCore):
             player = players[pid]
             own = [s for s in range(seats) if seat_players[s] == pid]
             player.games_played += 1
-            if any(s in winners for s in own):
+            if any(s in counted_winners for s in own):
                 player.games_won += 1
-            if not player.guest:
+            if any(kept[s] for s in own):
                 old = player.rating
                 player.mu = math.fsum(after[s][0] for s in own) / len(own)
                 player.sigma = math.fsum(after[s][1] for s in own) / len(own)
@@ -140,7 +180,7 @@ class ResultStore(StoreCore):
                     seat=seat,
                     player_id=pid,
                     place=seat_places[seat],
-                    won=seat in winners,
+                    won=seat in counted_winners,
                     players=seats,
                     rated=old_new is not None,
                     rating_before=None if old_new is None else old_new[0],
@@ -157,10 +197,22 @@ class ResultStore(StoreCore):
                 results=list(results),
                 rating_changes=changes,
                 finished_at=now,
+                void=False,
+                rated=rated,
+                ranked=ranked,
             )
         )
-        await record_statistics(session, table, seat_players, winners, results, players, tallied)
-        await settle_stakes(session, table, winners, totals, seat_players, now)
+        await record_statistics(
+            session,
+            table,
+            seat_players,
+            counted_winners,
+            results,
+            players,
+            tallied,
+            judged.gave_up,
+        )
+        await settle_stakes(session, table, counted_winners, seat_players, now, policy.bot_win_cap)
         table.status = "finished"
         table.finished_at = now
         await session.flush()
@@ -253,8 +305,9 @@ class ResultStore(StoreCore):
         }
 
     async def rankings(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Registered players and bots who have played (not deleted accounts), best
-        rating first. Equal shown ratings share a rank."""
+        """Established people (``romme.store.standing``: registered, enough games,
+        registered long enough ago; never a computer opponent, a guest or a
+        deleted account), best rating first. Equal shown ratings share a rank."""
         if not is_int(limit) or limit < 0:
             raise bad("limit must be a non-negative integer")
         limit = min(limit, 1000)
@@ -262,11 +315,7 @@ class ResultStore(StoreCore):
             players = (
                 await session.scalars(
                     select(Player)
-                    .where(
-                        Player.guest.is_(False),
-                        Player.games_played > 0,
-                        ~Player.nickname_key.startswith(RELEASED),
-                    )
+                    .where(*established_clauses(self.chip_policy, self._now()))
                     .order_by(Player.rating.desc(), Player.games_won.desc(), Player.nickname_key)
                     .limit(limit)
                 )
@@ -286,6 +335,34 @@ class ResultStore(StoreCore):
                 }
             )
         return result
+
+
+async def _pairs_within_limit(
+    session: AsyncSession, people: Sequence[int], limit: int, now: datetime
+) -> bool:
+    """Whether no two of ``people`` have finished ``limit`` rated games together
+    in the last 24 hours (``limit`` 0: any number). Their rows are locked by the
+    caller, so two results cannot both take the last allowed game."""
+    if limit <= 0 or len(people) < 2:
+        return True
+    mine, theirs = aliased(GameSeat), aliased(GameSeat)
+    most = await session.scalar(
+        select(func.count())
+        .select_from(mine)
+        .join(theirs, theirs.table_id == mine.table_id)
+        .join(GameResult, GameResult.table_id == mine.table_id)
+        .where(
+            mine.player_id.in_(list(people)),
+            theirs.player_id.in_(list(people)),
+            mine.player_id < theirs.player_id,
+            mine.finished_at >= now - timedelta(hours=24),
+            GameResult.rated.is_(True),
+        )
+        .group_by(mine.player_id, theirs.player_id)
+        .order_by(func.count().desc())
+        .limit(1)
+    )
+    return (most or 0) < limit
 
 
 def _check_result(

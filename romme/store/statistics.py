@@ -23,8 +23,8 @@ from romme.engine.cardluck import hand_luck, spread
 from romme.engine.fairness import deal_from_seed, round_seed
 from romme.engine.rules import Rules
 from romme.store import ratings
-from romme.store.chips import chips_won_and_lost
-from romme.store.core import RELEASED, StoreCore, bad, is_int
+from romme.store.chips import ChipPolicy, chips_won_and_lost
+from romme.store.core import StoreCore, bad, is_int
 from romme.store.fresh import Fresh
 from romme.store.levels import (
     GAME_PLAYED_XP,
@@ -35,6 +35,8 @@ from romme.store.levels import (
     level_of,
 )
 from romme.store.models import GameTable, Player, PlayerStatistics, TableAction
+from romme.store.outcome import judge
+from romme.store.standing import established_clauses
 
 __all__ = [
     "PLATFORM_LUCK_MAX_AGE",
@@ -121,11 +123,16 @@ def tally_game(
     results: Sequence[Any],
     actions: Sequence[Any],
     ratings_after: dict[int, int | None],
+    gave_up: frozenset[int] = frozenset(),
 ) -> tuple[str, dict[int, PlayerStatistics]]:
     """What one finished game adds to each of its players' statistics: the preset
     and, per player, a detached :class:`PlayerStatistics` holding the game's own
     figures (``best_rating``: the shown rating after the game, from
-    ``ratings_after``; ``None`` for guests). :func:`merge` adds it to a stored row."""
+    ``ratings_after``; ``None`` for guests). :func:`merge` adds it to a stored row.
+
+    ``winners`` are the seats that count as winners (``romme.store.outcome``);
+    a player whose seats were all given up (``gave_up``) gets a game lost and
+    nothing else: a stand-in played those rounds, not the player."""
     try:
         rules = Rules.from_json(rules_json)
     except (TypeError, ValueError):
@@ -169,6 +176,13 @@ def tally_game(
             tally.meld_ready += int(luck.meld_ready)
             tally.meld_ready_mean += luck.meld_ready_mean or 0.0
             tally.meld_ready_variance += luck.meld_ready_variance or 0.0
+    for pid in tallies:
+        own = [s for s in range(seats) if seat_players[s] == pid]
+        if own and all(s in gave_up for s in own):
+            lost = empty_statistics(pid, preset)
+            lost.games = 1
+            lost.best_rating = tallies[pid].best_rating
+            tallies[pid] = lost
     return preset, tallies
 
 
@@ -198,25 +212,37 @@ async def tally_ahead(
     table_id: int,
     seat_players: Sequence[int],
     winners: Sequence[int],
+    totals: Sequence[int],
     results: Sequence[dict[str, Any]],
 ) -> Tally | None:
     """What a finished game adds to the statistics, worked out before the write
     transaction that stores its result: judging every dealt hand takes some 0.3 ms
     a hand (bench/bench_statistics.py), which must hold neither the database's
     write lock nor the event loop (a worker thread does it). ``None`` if there is
-    no such table (the write transaction then refuses the game)."""
+    no such table (the write transaction then refuses the game). ``winners``
+    and ``totals`` are the engine's; the game is judged here as the write
+    transaction judges it (``romme.store.outcome``)."""
     async with store._read() as session:
         table = await session.get(GameTable, table_id)
         if table is None:
             return None
         rules, match_seed = table.rules, table.match_seed
+        judged = judge(table.seats, winners, totals)
         actions = (
             await session.scalars(
                 select(TableAction.action).where(TableAction.table_id == table_id)
             )
         ).all()
     return await asyncio.to_thread(
-        tally_game, rules, match_seed, seat_players, winners, results, actions, {}
+        tally_game,
+        rules,
+        match_seed,
+        seat_players,
+        judged.winners,
+        results,
+        actions,
+        {},
+        judged.gave_up,
     )
 
 
@@ -228,11 +254,14 @@ async def record_statistics(
     results: Sequence[dict[str, Any]],
     players: dict[int, Player],
     tallied: Tally | None = None,
+    gave_up: frozenset[int] = frozenset(),
 ) -> None:
     """Add a finished game to its players' statistics, experience and card luck
     (in the caller's transaction: ``Store.finish_game`` runs this once per game).
     ``players`` are the seats' players with their new ratings; ``tallied`` the
-    game's figures from :func:`tally_ahead` (worked out here if not given)."""
+    game's figures from :func:`tally_ahead` (worked out here if not given);
+    ``winners`` the seats that count as winners, ``gave_up`` the seats given up
+    (``romme.store.outcome``)."""
     if tallied is None:
         actions = (
             await session.scalars(
@@ -240,7 +269,15 @@ async def record_statistics(
             )
         ).all()
         tallied = await asyncio.to_thread(
-            tally_game, table.rules, table.match_seed, seat_players, winners, results, actions, {}
+            tally_game,
+            table.rules,
+            table.match_seed,
+            seat_players,
+            winners,
+            results,
+            actions,
+            {},
+            gave_up,
         )
     preset, tallies = tallied
     rows = {
@@ -333,18 +370,16 @@ async def statistics_of(session: AsyncSession, player: Player) -> dict[str, Any]
     return {"xp": overall["xp"], "level": level_of(overall["xp"]), "stats": stats}
 
 
-def _eligible() -> tuple[Any, ...]:
-    """Who appears in the rankings: registered players and bots who have played
-    (not deleted accounts)."""
-    return (
-        Player.guest.is_(False),
-        Player.games_played > 0,
-        ~Player.nickname_key.startswith(RELEASED),
-    )
-
-
 class StatisticsStore(StoreCore):
     """Statistics, levels and card luck (see :class:`romme.store.Store`)."""
+
+    chip_policy: ChipPolicy = ChipPolicy()
+    """Set by the server from its options (who is established: docs/chips.md)."""
+
+    def _eligible(self) -> tuple[Any, ...]:
+        """Who appears in the rankings: established people (never a computer
+        opponent, a guest or a deleted account; ``romme.store.standing``)."""
+        return established_clauses(self.chip_policy, self._now())
 
     async def player_statistics(self, player_id: int) -> dict[str, Any]:
         """:func:`statistics_of` the player ``player_id``."""
@@ -385,17 +420,19 @@ class StatisticsStore(StoreCore):
             found = (
                 await session.scalars(
                     select(Player)
-                    .where(*_eligible())
+                    .where(*self._eligible())
                     .order_by(Player.xp.desc(), Player.rating.desc(), Player.nickname_key)
                     .limit(min(limit, 1000))
                 )
             ).all()
             me = None
             if me_id is not None:
-                mine = await session.scalar(select(Player).where(Player.id == me_id, *_eligible()))
+                mine = await session.scalar(
+                    select(Player).where(Player.id == me_id, *self._eligible())
+                )
                 if mine is not None:
                     ahead = await session.scalar(
-                        select(func.count()).where(Player.xp > mine.xp, *_eligible())
+                        select(func.count()).where(Player.xp > mine.xp, *self._eligible())
                     )
                     me = _level_row(mine, (ahead or 0) + 1)
         rows: list[dict[str, Any]] = []
@@ -408,14 +445,16 @@ class StatisticsStore(StoreCore):
         """The rating rankings' row of ``me_id`` wherever it stands (rank: one
         more than the players shown with a higher rating), ``None`` if unranked."""
         async with self._read() as session:
-            player = await session.scalar(select(Player).where(Player.id == me_id, *_eligible()))
+            player = await session.scalar(
+                select(Player).where(Player.id == me_id, *self._eligible())
+            )
             if player is None:
                 return None
             shown = ratings.shown(player.rating)
             # shown(x) > shown(mine) exactly when x lies above the rounding edge.
             edge = (shown + 0.5 - ratings.BASE) / ratings.SCALE
             ahead = await session.scalar(
-                select(func.count()).where(Player.rating >= edge, *_eligible())
+                select(func.count()).where(Player.rating >= edge, *self._eligible())
             )
         return _rating_row(player, (ahead or 0) + 1)
 

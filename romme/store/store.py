@@ -36,6 +36,7 @@ from romme.store.chat import CHAT_MAX, ChatStore
 from romme.store.chips import ChipStore
 from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
+from romme.store.fairplay import FairPlayStore
 from romme.store.friends import FriendStore
 from romme.store.history import HistoryStore
 from romme.store.housekeeping import Housekeeping
@@ -79,6 +80,7 @@ class Store(
     AccountOwnerStore,
     StatisticsStore,
     ChipStore,
+    FairPlayStore,
     LeaseStore,
     RebuildStore,
 ):

@@ -98,7 +98,8 @@ async def test_password_change_needs_the_old_one_and_ends_the_other_sessions(
 async def test_deleting_an_account_keeps_the_games_of_others(
     make_server: ServerFactory, backend: str
 ) -> None:
-    server = make_server(backend, time_scale=10, extra=["--accounts-per-hour", "0"])
+    ranked = ["--chip-established-games", "1", "--chip-established-hours", "0"]
+    server = make_server(backend, time_scale=10, extra=["--accounts-per-hour", "0", *ranked])
     anna = await _registered(server, "del")
     ben = await _registered(server, "keep")
     await anna.connect()

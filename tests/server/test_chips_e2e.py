@@ -56,6 +56,7 @@ def _reasons(ledger: dict[str, Any]) -> list[tuple[str, int]]:
 
 async def test_staked_games_settle_once_even_across_a_crash(make_server: ServerFactory) -> None:
     options = ["--chip-grant", str(GRANT), "--chip-bonus", "30", "--chip-bonus-below", "100"]
+    options += ["--chip-accounts-per-address", "0"]  # every test client is 127.0.0.1
     first = make_server("postgresql", time_scale=10, extra=options)
     a = await (await Client(first, nickname("ca")).guest()).connect()
     b = await (await Client(first, nickname("cb")).guest()).connect()

@@ -24,7 +24,12 @@ async def registered(client: Client) -> Client:
 async def test_ratings_are_on_the_1500_scale_everywhere(
     make_server: ServerFactory, backend: str
 ) -> None:
-    server = make_server(backend, time_scale=10)
+    # Ranked from the first game (docs/chips.md: established accounts).
+    server = make_server(
+        backend,
+        time_scale=10,
+        extra=["--chip-established-games", "1", "--chip-established-hours", "0"],
+    )
     player = await registered(Client(server, nickname("rs")))
     assert player.player["rating"] == 1500
     await player.connect()

@@ -42,7 +42,12 @@ def expected_xp(results: list[dict[str, Any]], seat: int, won: bool) -> int:
 async def test_a_game_moves_statistics_experience_and_rankings(
     make_server: ServerFactory,
 ) -> None:
-    server = make_server("sqlite", time_scale=10)
+    # Ranked from the first game (docs/chips.md: established accounts).
+    server = make_server(
+        "sqlite",
+        time_scale=10,
+        extra=["--chip-established-games", "1", "--chip-established-hours", "0"],
+    )
     anna, ben = [await registered(Client(server, nickname(p))) for p in ("st", "st")]
     me = (await anna.http.get("/api/me")).json()
     assert me["xp"] == 0 and me["level"] == {

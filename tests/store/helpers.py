@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from romme.store import Store, StoreError
+from romme.store.chips import ChipPolicy
 from romme.store.models import Base
 
 from ..postgres import pg_base_url
@@ -107,3 +108,15 @@ async def refused(store: Store, code: str, call: Awaitable[Any]) -> StoreError:
     assert info.value.code == code, info.value
     assert await snapshot(store) == before, f"{code}: the refused call changed the database"
     return info.value
+
+
+OPEN_POLICY = ChipPolicy(
+    established_games=1,
+    established_hours=0,
+    pair_staked_games=0,
+    accounts_per_address=0,
+    pair_rated_games=0,
+)
+"""The chip policy without the daily limits, and with every registered person
+who finished a game established: for tests of ratings and rankings themselves
+(the limits have their own tests, tests/store/test_economy.py)."""

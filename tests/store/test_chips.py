@@ -22,7 +22,23 @@ from romme.store.ratings import places
 from .helpers import FAST_HASHER, FakeClock, wipe
 
 SEED = bytes(range(32))
-POLICY = ChipPolicy(grant=2_000, bonus=500, bonus_hours=4, bonus_below=1_000, cost_percent=5)
+POLICY = ChipPolicy(
+    grant=2_000,
+    bonus=500,
+    bonus_hours=4,
+    bonus_below=1_000,
+    cost_percent=5,
+    guest_stake_max=1_000_000,
+    new_stake_max=1_000_000,
+    established_games=0,
+    established_hours=0,
+    bot_win_cap=10**9,
+    pair_staked_games=0,
+    accounts_per_address=0,
+    pair_rated_games=0,
+)
+"""No limits but the ledger's own: the random games check the ledger, and the
+limits have their own tests (tests/store/test_economy.py)."""
 PEOPLE = ["Anna", "Ben", "Cleo", "Dirk", "Eva"]
 
 
@@ -214,11 +230,18 @@ async def test_bonus_ledger_pages_and_the_month_ranking(store: Store, clock: Fak
     ben_table = await store.create_table(ben, {}, {}, seats, SEED)
     await store.start_staked_game(ben_table, seats, 600, POLICY.cost_percent)
     state = await store.bonus_state(ben)
-    assert state["chips"] == 400 and not state["bonus"]["due"]
+    assert (state["chips"], state["in_pots"]) == (400, 600) and not state["bonus"]["due"]
     with pytest.raises(StoreError) as early:
         await store.claim_bonus(ben)
-    assert early.value.code == "bonus_not_due"
+    assert early.value.code == "bonus_not_needed"  # 400 held and 600 in a pot
     clock.advance(hours=1)
+    with pytest.raises(StoreError) as held:
+        await store.claim_bonus(ben)
+    assert held.value.code == "bonus_not_needed"
+    await store.finish_game(
+        ben_table, winners=[0], totals=[0, 40], seat_players=[anna, ben], results=[]
+    )
+    assert (await store.bonus_state(ben))["in_pots"] == 0
     assert (await store.claim_bonus(ben))["chips"] == 900
 
     first = await store.chip_ledger(ben, limit=2)

@@ -16,7 +16,7 @@ from romme.engine.rules import Rules
 from romme.store import PlayerRecord, Store
 from romme.store.ratings import places
 
-from .helpers import FakeClock, refused, snapshot
+from .helpers import OPEN_POLICY, FakeClock, refused, snapshot
 
 SEED = bytes(range(32))
 
@@ -102,6 +102,7 @@ async def test_concurrent_finish_counts_once(store: Store) -> None:
 
 @pytest.mark.asyncio
 async def test_ratings_move_the_right_way_over_several_games(store: Store) -> None:
+    store.chip_policy = OPEN_POLICY
     strong, middle, weak = await registered(store, "Strong", "Middle", "Weak")
     history: list[dict[str, dict[str, float]]] = []
     for _ in range(6):
@@ -264,6 +265,7 @@ async def test_player_info_of_a_new_guest(store: Store) -> None:
 
 @pytest.mark.asyncio
 async def test_rankings(store: Store) -> None:
+    store.chip_policy = OPEN_POLICY
     anna, ben, cleo = await registered(store, "Anna", "Ben", "Cleo")
     await registered(store, "Idle")  # never played: not ranked
     guest = await store.create_guest("Gast")
@@ -275,7 +277,7 @@ async def test_rankings(store: Store) -> None:
     names = [r["nickname"] for r in rankings]
     assert "Gast" not in names and "Idle" not in names
     assert names[0] == "Anna"
-    assert set(names) == {"Anna", "Ben", "Cleo", "Bot strong"}
+    assert set(names) == {"Anna", "Ben", "Cleo"}  # people only: not the computer
     assert [r["rank"] for r in rankings] == sorted(r["rank"] for r in rankings)
     assert rankings[0] == {
         "rank": 1,
@@ -286,7 +288,7 @@ async def test_rankings(store: Store) -> None:
         "bot": False,
     }
     assert [r["rating"] for r in rankings] == sorted((r["rating"] for r in rankings), reverse=True)
-    assert next(r for r in rankings if r["nickname"] == "Bot strong")["bot"] is True
+    assert not any(r["bot"] for r in rankings)
     assert await store.rankings(limit=2) == rankings[:2]
     assert await store.rankings(limit=0) == []
     await refused(store, "bad_message", store.rankings(limit=-1))
@@ -294,6 +296,7 @@ async def test_rankings(store: Store) -> None:
 
 @pytest.mark.asyncio
 async def test_equal_ratings_share_a_rank(store: Store) -> None:
+    store.chip_policy = OPEN_POLICY
     anna, ben, cleo, dora = await registered(store, "Anna", "Ben", "Cleo", "Dora")
     await play(store, [anna, ben], winners=[0], totals=[0, 10])
     await play(store, [cleo, dora], winners=[0], totals=[0, 10])

@@ -26,6 +26,8 @@ from romme.store.migrate import alembic_config
 from romme.store.models import Player, PlayerStatistics
 from romme.store.statistics import dealt_hands
 
+from .helpers import OPEN_POLICY
+
 KNOCKING = Rules.classic(knock=True, point_limit=60)
 
 
@@ -140,6 +142,7 @@ async def finished(
 
 @pytest.mark.asyncio
 async def test_statistics_of_played_games(store: Store) -> None:
+    store.chip_policy = OPEN_POLICY
     names = ["Anna", "Ben", "Cleo", "Dirk"]
     players = [await store.register(name, "password1") for name in names]
     # Find a knocking game in which somebody knocks, to count knocks too.

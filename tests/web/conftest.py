@@ -105,7 +105,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from 127.0.0.1, more than the default limit of new accounts per address allows,
     so that limit is off here."""
     tmp = tmp_path_factory.mktemp("server")
-    proc, base = start_server(tmp, "--bot-delay", "0.3", "--accounts-per-hour", "0")
+    # Every browser here is on 127.0.0.1: people at one staked table share an address.
+    proc, base = start_server(
+        tmp, "--bot-delay", "0.3", "--accounts-per-hour", "0", "--chip-accounts-per-address", "0"
+    )
     yield base
     stop_server(proc)
 
@@ -230,7 +233,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """One finished game of :data:`NICKNAME` (the replay, history and statistics
     pages' tests), on a server of the test module's own."""
     workdir: Path = tmp_path_factory.mktemp("played")
-    server = ServerProcess(f"sqlite+aiosqlite:///{workdir / 'romme.db'}", workdir, time_scale=10)
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{workdir / 'romme.db'}",
+        workdir,
+        time_scale=10,
+        # Ranked from the first game (docs/chips.md: established accounts).
+        extra=["--chip-established-games", "1", "--chip-established-hours", "0"],
+    )
     server.start()
     try:
         yield Played(server, _play(server))

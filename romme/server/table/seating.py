@@ -56,6 +56,8 @@ class Seating:
     epoch: int | None
     """The ownership lease's epoch this node holds, given with every write of the
     table's state (``romme.store.leases``)."""
+    actions: list[dict[str, Any]]
+    """The game's action log as stored (each with ``by`` unless the player's own)."""
 
     # ------------------------------------------------------------- queries
 
@@ -184,6 +186,7 @@ class Seating:
             state = self.seats[seat]
             if state.left and self.status == PLAYING:
                 state.left = False
+                state.left_turns = None
                 state.away = False
                 state.timeouts = 0
                 await self._save_seats()
@@ -271,6 +274,7 @@ class Seating:
             state = self.seats[seat]
             if game is not None and game.active[seat] and not state.left:
                 state.left = True
+                state.left_turns = self._own_turns(seat)
                 await self._save_seats()
                 self._seat_update()
                 self._check_ready()
@@ -279,6 +283,18 @@ class Seating:
                 self._seat_update()
         else:
             self._seat_update()
+
+    def _own_turns(self, seat: int) -> int:
+        """The turns the seat's player has played themselves so far: draws and
+        knocks not made by a timeout or a stand-in (``romme.store.outcome``
+        voids a game given up before a few of them)."""
+        return sum(
+            1
+            for record in self.actions
+            if record.get("seat") == seat
+            and record.get("type") in ("draw", "knock")
+            and record.get("by") is None
+        )
 
     async def close(self, reason: str) -> None:
         """The host left before the start (or went and did not come back): the

@@ -35,6 +35,9 @@ class SeatState:
     """A computer opponent's seat: its level."""
     left: bool = False
     """The player left during the game: a computer opponent plays on."""
+    left_turns: int | None = None
+    """The turns the player had played at the table when leaving (whether the
+    game is void: ``romme.store.outcome``)."""
     away: bool = False
     """The player timed out too often: a computer opponent plays until they are back."""
     timeouts: int = 0
@@ -61,6 +64,7 @@ class SeatState:
             "nickname": self.nickname,
             "bot": self.bot,
             "left": self.left,
+            "left_turns": self.left_turns,
             "level": self.level,
         }
 
@@ -73,8 +77,13 @@ class SeatState:
             nickname=data.get("nickname"),
             bot=data.get("bot"),
             left=bool(data.get("left", False)),
+            left_turns=_count_or_none(data.get("left_turns")),
             level=data.get("level") if isinstance(data.get("level"), int) else None,
         )
+
+
+def _count_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def bot_seed(match_seed: bytes, seat: int) -> int:
