@@ -57,7 +57,7 @@ export class TableState {
   busy = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   busyTimer = undefined;
-  /** Updates that came during a drag, rendered when it ends. @type {GameEvent[] | null} */
+  /** The events of updates that came while a hand card was held (pressed or dragged), drawn when it is let go. @type {GameEvent[] | null} */
   deferred = null;
   /** The discard pile takes a dragged or picked card (it is a drop target). */
   discardTargetActive = false;
