@@ -34,6 +34,7 @@
  * @property {number} [min_natural_cards]
  * @property {number | null} [max_jokers_per_meld]
  * @property {boolean} must_discard_to_go_out
+ * @property {boolean} [joker_exchange_to_hand] classic: an exchanged joker goes to the hand; else it must be laid in a new meld
  * @property {number} point_limit
  * @property {'penalties' | 'rounds'} scoring
  * @property {number} rounds
