@@ -15,7 +15,7 @@ import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
 import { drawnAlready, keyedList } from './keyed.js';
-import { playNow } from './lobby/playnow.js';
+import { DEFAULT_TURN_SECONDS, playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
 import { botName } from './botname.js';
 
@@ -301,7 +301,7 @@ export class LobbyScreen {
     const optionsField = h('fieldset', { id: 'ng-options' }, h('legend', t('newgame.options')),
       h('label.check', handRummy, h('span', t('newgame.hand_rummy')), h('small', t('newgame.hand_rummy_help'))),
       knockRow);
-    const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === 30 }, t('settings.seconds_n', { n: s }))));
+    const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === DEFAULT_TURN_SECONDS }, t('settings.seconds_n', { n: s }))));
     const timeField = h('fieldset', h('legend', t('newgame.turn_time')), turn);
     const stake = stakeField();
     const error = h('p.form-error', { role: 'alert' });

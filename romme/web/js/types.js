@@ -133,7 +133,10 @@
  * @property {number} [free_seats]
  * @property {{ratings?: Ratings} | null} [game_over]
  * @property {Rematch | null} [rematch]
+ * @property {HistoryMeta[]} [history_meta] when each entry of the view's history was made (the server's clock), and by whom if the turn clock made it; kept on from the updates
  */
+
+/** @typedef {{at?: number, by?: 'timeout'}} HistoryMeta */
 
 /**
  * The rematch offer of a finished table (`rematch` message).

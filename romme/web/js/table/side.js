@@ -7,6 +7,7 @@ import { gamePotText } from '../chips.js';
 import { mutedAt } from '../friends.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
+import { play } from '../sound.js';
 import { renderChatLog, settingsChips } from '../widgets.js';
 import { logText, tableLog } from './log.js';
 import { renderControls } from './controls.js';
@@ -81,6 +82,7 @@ export function renderTimer(screen) {
   const view = state.view;
   const bars = /** @type {HTMLElement[]} */ ([...root.querySelectorAll('.turn-bar')]);
   if (!timer || !view || !['draw', 'play'].includes(view.phase)) {
+    warnTime(screen, null, 30);
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', '–'));
     ring.style.setProperty('--p', '0');
     mini.textContent = '';
@@ -105,6 +107,7 @@ export function renderTimer(screen) {
   ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
   mini.textContent = `${Math.ceil(left)} s`;
   mini.classList.toggle('low', left < 10);
+  warnTime(screen, timer.seat === view.seat && !knockOpen ? left : null, timer.seconds || 30);
   for (const bar of bars) {
     bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
   }
@@ -113,4 +116,25 @@ export function renderTimer(screen) {
   } else if (!els.knock.hidden) {
     renderControls(screen); // the knock window has closed
   }
+}
+
+/**
+ * The player's own last seconds: the own area and the status line turn red, the status
+ * line says how many seconds are left, and a tick sounds each of the last five (once a
+ * second). From a quarter of the turn time, at least 5 and at most 10 seconds.
+ * @param {TableScreen} screen
+ * @param {number | null} left the player's own seconds left (null: not the player's time)
+ * @param {number} seconds the turn time
+ */
+function warnTime(screen, left, seconds) {
+  const { els, state } = screen;
+  const warn = left !== null && left > 0 && left <= Math.min(10, Math.max(5, seconds / 4));
+  els.me.classList.toggle('time-low', warn);
+  els.status.classList.toggle('time-low', warn);
+  let note = els.status.querySelector('.time-warning');
+  if (!warn || left === null) { note?.remove(); state.tickSecond = null; return; }
+  const n = Math.ceil(left);
+  if (!note) { note = h('span.time-warning', { id: 'time-warning' }); els.status.append(note); }
+  note.textContent = t('table.seconds_left', { n });
+  if (n <= 5 && state.tickSecond !== n) { state.tickSecond = n; play('tick'); }
 }

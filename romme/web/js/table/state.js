@@ -28,7 +28,7 @@ import { botName } from '../botname.js';
  * @property {DOMRect} rect
  */
 
-/** @typedef {{key: string, seat: number, card?: Card | null, n?: number}} LastMove */
+/** @typedef {{key: string, seat: number, card?: Card | null, n?: number, timeout?: boolean}} LastMove */
 
 export class TableState {
   /** The table as the server sent it (null while it loads). @type {Table | null} */
@@ -59,6 +59,8 @@ export class TableState {
   busyTimer = undefined;
   /** The events of updates that came while a hand card was held (pressed or dragged), drawn when it is let go. @type {GameEvent[] | null} */
   deferred = null;
+  /** The last of the player's final seconds a tick sounded for. @type {number | null} */
+  tickSecond = null;
   /** The discard pile takes a dragged or picked card (it is a drop target). */
   discardTargetActive = false;
   /** The latest move of another player, for the status line. @type {LastMove | null} */
