@@ -31,7 +31,7 @@ BOT_LEVELS = ("beginner", "casual", "strong", "expert")
 
 def open_table(
     page: Any,
-    view: dict[str, Any],
+    view: dict[str, Any] | None,
     players: list[str],
     table_id: int = 9100,
     point_limit: int = 100,
