@@ -3,6 +3,7 @@
 // the next, rating, statistics overall and per preset, card luck, recent games
 // with their replays.
 
+import { playerName } from './botname.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { cardLuckNote, cardLuckTable, chipsWonAndLost, levelProgress, statisticsTable } from './levels.js';
@@ -53,7 +54,7 @@ export class ProfileScreen {
     else if (!info) body.push(h('p.muted', t('common.loading')));
     else {
       body.push(
-        h('div.info-head', avatar(info.nickname), h('div', h('strong', { id: 'profile-name' }, info.nickname),
+        h('div.info-head', avatar(info.nickname), h('div', h('strong', { id: 'profile-name' }, playerName(info.nickname)),
           h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
         levelProgress(info.level, info.xp),
         h('dl.info-stats',
@@ -67,7 +68,7 @@ export class ProfileScreen {
           h('a', { href: '#/rankings/rating' }, t('rankings.title')),
           h('a', { href: '#/cards' }, t('luck.platform_title'))));
     }
-    const name = info ? info.nickname : this.nickname;
+    const name = playerName(info ? info.nickname : this.nickname);
     this.root.replaceChildren(statsPage(this.app, t('profile.title', { name }), body));
   }
 }
