@@ -73,7 +73,12 @@ export class LobbyScreen {
             onclick: () => { if (app.me) location.hash = `#/history/${encodeURIComponent(app.me.nickname)}`; } }))),
         h('section.panel.live-panel', { 'aria-labelledby': 'live-h' },
           h('h2', { id: 'live-h', 'data-i18n': 'lobby.live' }), this.liveEl),
-        glancePanel(app),
+        glancePanel(app, (player) => {
+          if (!app.me || app.me.nickname !== player.nickname) return;
+          app.me = { ...app.me, ...player };
+          this.renderMe();
+          this.renderPlayers();
+        }),
         topPlayersPanel(app),
         h('section.panel.invites-panel', { 'aria-labelledby': 'inv-h' },
           h('h2', { id: 'inv-h', 'data-i18n': 'lobby.invitations' }), this.invitesEl),
@@ -170,9 +175,13 @@ export class LobbyScreen {
 
   renderPlayers() {
     const app = this.app;
-    if (drawnAlready(this.playersEl, JSON.stringify([app.lobby.players, document.documentElement.lang]))) return;
+    const me = app.me;
+    if (drawnAlready(this.playersEl, JSON.stringify([app.lobby.players, document.documentElement.lang, me?.level, me?.rating]))) return;
     clear(this.playersEl);
-    for (const p of app.lobby.players) {
+    // The player's own row with the newest figures the page has of them (the list's
+    // are those of when they came online).
+    const players = app.lobby.players.map((p) => (me && p.nickname === me.nickname ? { ...p, level: me.level, rating: me.rating } : p));
+    for (const p of players) {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
         title: t('info.show', { name: p.nickname }),

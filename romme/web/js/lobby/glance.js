@@ -17,12 +17,16 @@ import { avatar, h } from '../ui.js';
 const TOP = 5;
 
 /**
- * The player's level, rating and chips.
+ * The player's level, rating and chips. What the server says here is the newest the
+ * page knows of the player (a game may have ended since the connection's `welcome`):
+ * `fresh` gets it, so that every badge of the player's shows the same.
  * @param {App} app
+ * @param {(player: import('../types.js').Player) => void} [fresh]
  */
-export function glancePanel(app) {
+export function glancePanel(app, fresh) {
   const body = h('div', { id: 'my-glance', 'aria-busy': 'true' }, h('p.muted', t('common.loading')));
   api.me().then((me) => {
+    fresh?.(me.player);
     body.removeAttribute('aria-busy');
     body.replaceChildren(
       levelProgress(me.level, me.xp),
