@@ -83,6 +83,8 @@ export const app = {
     this.me = null;
     localStorage.removeItem(SESSION_KEY);
     this.tables.clear();
+    // The address names no screen of the player who left (the lobby, the account).
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     showEntry();
   },
 };

@@ -3,6 +3,7 @@
 // the next, rating, statistics overall and per preset, card luck, recent games
 // with their replays.
 
+import { gameResult } from './widgets.js';
 import { playerName } from './botname.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
@@ -43,7 +44,7 @@ export class ProfileScreen {
     return h('ul.recent', { id: 'profile-recent' }, info.recent.map((g) => h('li',
       h('a.recent-replay', { href: `#/replay/${g.game}` },
         h('span', new Date(g.finished_at).toLocaleDateString()),
-        h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players }))))));
+        gameResult(g)))));
   }
 
   render() {
