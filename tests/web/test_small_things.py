@@ -103,3 +103,21 @@ def test_no_icon_needs_an_emoji_font() -> None:
         if any(ord(c) >= 0x1F000 for c in line)
     ]
     assert found == []
+
+
+def test_a_draw_held_by_the_knock_window_says_why(server: str, new_context: Any) -> None:
+    """The player's turn comes while the others may still knock on the last discard:
+    the status line says that the draw waits for the window, and how long."""
+    page = new_context("knock-wait")
+    login_guest(page, server, "Waiter")
+    view = crafted_view()
+    view.update({"phase": "draw", "current": 0, "knock_seats": [1]})
+    open_table(page, view, ["Waiter", "casual"], record_sent=True)
+    page.evaluate("""() => { const a = window.__romme; const t = a.tables.get(a.tableId);
+        t.timer = {seat: 0, deadline: a.now() + 33000, start: a.now() + 3000, seconds: 30,
+                   knock: {seats: [1], deadline: a.now() + 3000}};
+        window.__rommeTable.setTable(t, []); }""")
+    note = page.wait_for_selector("#knock-wait")
+    assert "may still knock" in note.inner_text() and " s)" in note.inner_text()
+    # Once the window has closed, the note goes.
+    page.wait_for_selector("#knock-wait", state="detached", timeout=10000)

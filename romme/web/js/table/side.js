@@ -83,6 +83,7 @@ export function renderTimer(screen) {
   const bars = /** @type {HTMLElement[]} */ ([...root.querySelectorAll('.turn-bar')]);
   if (!timer || !view || !['draw', 'play'].includes(view.phase)) {
     warnTime(screen, null, 30);
+    knockWait(screen, null);
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', '–'));
     ring.style.setProperty('--p', '0');
     mini.textContent = '';
@@ -108,6 +109,9 @@ export function renderTimer(screen) {
   mini.textContent = `${Math.ceil(left)} s`;
   mini.classList.toggle('low', left < 10);
   warnTime(screen, timer.seat === view.seat && !knockOpen ? left : null, timer.seconds || 30);
+  const held = knock && knockOpen && timer.seat === view.seat && view.phase === 'draw' && view.seat !== null
+    && !knock.seats?.includes(view.seat);
+  knockWait(screen, held ? Math.ceil((knock.deadline - now) / 1000) : null);
   for (const bar of bars) {
     bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
   }
@@ -137,4 +141,19 @@ function warnTime(screen, left, seconds) {
   if (!note) { note = h('span.time-warning', { id: 'time-warning' }); els.status.append(note); }
   note.textContent = t('table.seconds_left', { n });
   if (n <= 5 && state.tickSecond !== n) { state.tickSecond = n; play('tick'); }
+}
+
+/**
+ * The player's turn has come while the others may still knock on the last discard:
+ * the status line says why the draw waits (the server holds it until the window
+ * closes: docs/protocol.md, the held draw under Time).
+ * @param {TableScreen} screen
+ * @param {number | null} seconds left of the knock window (null: no wait)
+ */
+function knockWait(screen, seconds) {
+  const status = screen.els.status;
+  let note = status.querySelector('.knock-wait');
+  if (seconds === null) { note?.remove(); return; }
+  if (!note) { note = h('span.knock-wait', { id: 'knock-wait' }); status.append(note); }
+  note.textContent = t('table.knock_wait', { seconds });
 }
