@@ -226,9 +226,11 @@ def update(
     view: dict[str, Any] | None,
     timer: dict[str, Any] | None,
     round_summary: dict[str, Any] | bool | None = False,
+    by: str | None = None,
 ) -> dict[str, Any]:
     """An ``update``; ``round_summary`` (``next_round``) is included only when it is
-    not ``False`` (a view at a round summary)."""
+    not ``False`` (a view at a round summary); ``"by": "timeout"`` only when the
+    turn clock made the move for a seat whose time ran out."""
     data: dict[str, Any] = {
         "type": "update",
         "table": table_id,
@@ -239,6 +241,8 @@ def update(
     }
     if round_summary is not False:
         data["next_round"] = round_summary
+    if by == "timeout":
+        data["by"] = "timeout"
     return data
 
 

@@ -31,18 +31,19 @@ BOT_LEVELS = ("beginner", "casual", "strong", "expert")
 
 def open_table(
     page: Any,
-    view: dict[str, Any],
+    view: dict[str, Any] | None,
     players: list[str],
     table_id: int = 9100,
     point_limit: int = 100,
     record_sent: bool = False,
     wait: str = "#hand .hand-card",
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """The table screen with `view`, as if the server had sent the `table` message: the
     screen renders any view the server could send. ``players`` sit in seats 0, 1, ...
     (a nickname, or a computer opponent's level); the page's player is seat 0. With
     ``record_sent`` the page's outgoing messages are kept in ``window.__romme.sent``
-    instead of reaching the server."""
+    instead of reaching the server. ``extra`` adds to (or replaces) the table's fields."""
     seats = [
         {
             "seat": i,
@@ -70,6 +71,7 @@ def open_table(
         "timer": None,
         "next_round": None,
         "chat": [],
+        **(extra or {}),
     }
     page.evaluate(
         """([t, record]) => { const a = window.__romme;

@@ -42,6 +42,7 @@ from romme.server.settings import TableSettings, settings_from_json
 from romme.server.table.arrange import arrange_to_replace
 from romme.server.table.botseats import Answer, BotSeats, bot_move
 from romme.server.table.deadlines import Deadline
+from romme.server.table.historytimes import HistoryTimes
 from romme.server.table.host import Subscriber, TableHost
 from romme.server.table.mailbox import Mailbox, Work
 from romme.server.table.replay import events_after_replay, timeouts_in_a_row
@@ -96,6 +97,7 @@ class TableActor(Timing):
         self.rematch: dict[str, Any] | None = None
         """The rematch offer after the game (``romme.server.rematch``)."""
         self._encoder = ViewEncoder()
+        self.history_times = HistoryTimes()
         self._recent: deque[tuple[int, list[Event]]] = deque(maxlen=host.options.resync_buffer)
         self._mailbox = Mailbox(f"table-{table_id}", {"table": table_id})
         self._asleep = False
@@ -181,6 +183,7 @@ class TableActor(Timing):
             "my_seat": seat,
             "version": self.version,
             "view": None if game is None else self._encoder.seat_view(game, seat),
+            "history_meta": self.history_times.to_json(game),
             "timer": self.timer_json(),
             "next_round": self.next_round_json(),
             "chat": [messages.public_chat(c) for c in self.chat],
@@ -356,6 +359,7 @@ class TableActor(Timing):
         game = self.game
         assert game is not None
         began = time.perf_counter()
+        round_before, history_before = game.round_no, len(game.history)
         events = game.apply(action)
         record = action.to_json()
         if by is not None:
@@ -373,8 +377,10 @@ class TableActor(Timing):
                 log.warning("slow_commit", extra={"table": self.id, "ms": round(took * 1000, 1)})
             self.actions.append(record)
             self._recent.append((self.version, events))
+            start = history_before if game.round_no == round_before else 0
+            self.history_times.note(game, start, by, self.server.clock.now_ms())
             self._set_timers(events)
-            self._send_update(events, conn, msg_id)
+            self._send_update(events, conn, msg_id, by)
             self.server.move_times.record("move", time.perf_counter() - began)
 
         started = time.perf_counter()
@@ -400,6 +406,7 @@ class TableActor(Timing):
         events: Iterable[Event],
         with_view: bool = True,
         public: dict[int, dict[str, Any]] | None = None,
+        by: str | None = None,
     ) -> dict[str, Any]:
         """``seat``'s update (``None``: a spectator's). ``public`` keeps the JSON of
         the events every seat sees alike, by the event's id, so that building the
@@ -424,9 +431,12 @@ class TableActor(Timing):
             self._encoder.seat_view(game, seat) if with_view else None,
             self.timer_json() if with_view else None,
             self.next_round_json() if with_view and game.phase is Phase.ROUND_OVER else False,
+            by,
         )
 
-    def _send_update(self, events: list[Event], origin: Subscriber | None, msg_id: Any) -> None:
+    def _send_update(
+        self, events: list[Event], origin: Subscriber | None, msg_id: Any, by: str | None = None
+    ) -> None:
         """Each distinct view's update is built and encoded once: one per seat, one
         that every spectator shares, whatever the number of connections. The
         player whose request made the move gets it as the reply (the request's id
@@ -436,7 +446,7 @@ class TableActor(Timing):
         for conn, seat in list(self.subscribers.items()):
             text = updates.get(seat)
             if text is None:
-                update = self._update_for(seat, self.version, events, public=public)
+                update = self._update_for(seat, self.version, events, public=public, by=by)
                 text = updates[seat] = dumps(update)
             conn.send(messages.with_id_text(text, msg_id) if conn is origin else text)
         self._encoder.forget_shared()
@@ -452,7 +462,8 @@ class TableActor(Timing):
         missed = [(v, ev) for v, ev in self._recent if v > since]
         for index, (version, events) in enumerate(missed):
             last = index == len(missed) - 1
-            data = self._update_for(seat, version, events, with_view=last)
+            by = self.actions[version - 1].get("by")
+            data = self._update_for(seat, version, events, with_view=last, by=by)
             conn.send(dumps(messages.with_id(data, msg_id) if last else data))
         if not missed:
             self._send_table(conn, msg_id)

@@ -226,7 +226,7 @@ export function cardName(code, t) {
 }
 
 /**
- * Short text form with suit symbols, e.g. "7♥", "10♠", "🃏".
+ * Short text form with suit symbols, e.g. "7♥", "10♠", "★".
  * @param {Card} code
  */
 export function cardShort(code) {

@@ -6,6 +6,12 @@
 // and any element marked [data-drop] under the pointer lights up. Letting go
 // over a drop target calls onDrop; over the hand, onReorder; elsewhere the card
 // flies back. A press without movement is a click (onTap).
+//
+// From the press to the release the hand is held (`holding`): its owner must not
+// rebuild the hand's cards meanwhile (the indexes the hooks get are those of the
+// cards as they were pressed), and redraws the hand in onIdle. The drop target is
+// the one under the pointer when the card is let go, so that targets drawn anew
+// during the drag (the answer to the move before came) take the card.
 
 const THRESHOLD = 6;
 
@@ -20,9 +26,10 @@ const THRESHOLD = 6;
  * @property {(from: number, to: number) => void} [onReorder]
  * @property {(i: number, how: 'pointer' | 'keyboard') => void} [onTap]
  * @property {(clientX: number, clientY: number) => number | null} [insertionIndex]
+ * @property {() => void} [onIdle] the press is over (a tap, a drop, a drag let go or cancelled)
  */
 
-/** @typedef {{index: number, card: HTMLElement, x: number, y: number, id: number}} Press */
+/** @typedef {{index: number, key: string | undefined, card: HTMLElement, x: number, y: number, id: number}} Press */
 /**
  * @typedef {{index: number, card: HTMLElement, ghost: HTMLElement, dx: number, dy: number,
  *   target: HTMLElement | null, insertAt: number | null}} Drag
@@ -35,6 +42,17 @@ const THRESHOLD = 6;
 function cardOf(e) {
   const card = e.target instanceof Element ? e.target.closest('[data-index]') : null;
   return card instanceof HTMLElement ? card : null;
+}
+
+/**
+ * The drop target under a point, if any (the ghost lets the pointer through).
+ * @param {number} x
+ * @param {number} y
+ */
+function targetAt(x, y) {
+  const under = document.elementFromPoint(x, y);
+  const over = under ? under.closest('[data-drop]') : null;
+  return over instanceof HTMLElement ? over : null;
 }
 
 export class HandDrag {
@@ -64,6 +82,12 @@ export class HandDrag {
 
   get active() { return this.drag !== null; }
 
+  /** A card is pressed or dragged: the hand's cards must stay as they are. */
+  get holding() { return this.press !== null || this.drag !== null; }
+
+  /** The card being dragged (its data-index), or null. */
+  get draggedIndex() { return this.drag ? this.drag.index : null; }
+
   /** @param {PointerEvent} e */
   down(e) {
     if (e.button !== 0 || this.press || this.drag) return;
@@ -72,7 +96,7 @@ export class HandDrag {
     const index = Number(card.dataset.index);
     // No text selection and no native drag may start from a card.
     if (e.pointerType === 'mouse') e.preventDefault();
-    this.press = { index, card, x: e.clientX, y: e.clientY, id: e.pointerId };
+    this.press = { index, key: card.dataset.key, card, x: e.clientX, y: e.clientY, id: e.pointerId };
     window.addEventListener('pointermove', this.move, { passive: false });
     window.addEventListener('pointerup', this.up);
     window.addEventListener('pointercancel', this.cancel);
@@ -80,6 +104,11 @@ export class HandDrag {
 
   /** @param {Press} press */
   start(press) {
+    // The hand was drawn anew under the press (a change of language): the same card's new element.
+    if (!press.card.isConnected && press.key !== undefined) {
+      const again = this.hand.querySelector(`[data-key="${CSS.escape(press.key)}"]`);
+      if (again instanceof HTMLElement) { press.card = again; press.index = Number(again.dataset.index); }
+    }
     const { card, index } = press;
     if (this.hooks.canDrag && !this.hooks.canDrag(index)) return false;
     const rect = card.getBoundingClientRect();
@@ -116,9 +145,7 @@ export class HandDrag {
     const d = /** @type {Drag} */ (this.drag);
     d.ghost.style.left = `${e.clientX - d.dx}px`;
     d.ghost.style.top = `${e.clientY - d.dy}px`;
-    const under = document.elementFromPoint(e.clientX, e.clientY);
-    const over = under ? under.closest('[data-drop]') : null;
-    const target = over instanceof HTMLElement ? over : null;
+    const target = targetAt(e.clientX, e.clientY);
     if (target !== d.target) {
       d.target?.classList.remove('drop-over');
       target?.classList.add('drop-over');
@@ -140,20 +167,25 @@ export class HandDrag {
     if (!d) {
       this.press = null;
       this.hooks.onTap?.(press.index, 'pointer');
+      this.hooks.onIdle?.();
       return;
     }
-    const { index, target, insertAt } = d;
+    const { index, insertAt } = d;
+    // The target under the pointer now: the one the last move lit may have been drawn anew.
+    const target = targetAt(e.clientX, e.clientY);
     // Read the target's data before onEnd clears the drop marks.
     const data = target ? { ...target.dataset } : null;
     this.finish(!target && insertAt === null);
     if (data) this.hooks.onDrop?.(index, data);
     else if (insertAt !== null) this.hooks.onReorder?.(index, insertAt);
+    this.hooks.onIdle?.();
   }
 
   cancel() {
     if (!this.press) return;
     this.unlisten();
     if (this.drag) this.finish(true); else this.press = null;
+    this.hooks.onIdle?.();
   }
 
   /** @param {boolean} flyBack the card was dropped nowhere: its ghost flies back */

@@ -15,7 +15,7 @@ import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
 import { drawnAlready, keyedList } from './keyed.js';
-import { playNow } from './lobby/playnow.js';
+import { DEFAULT_TURN_SECONDS, playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
 import { botName } from './botname.js';
 
@@ -73,7 +73,12 @@ export class LobbyScreen {
             onclick: () => { if (app.me) location.hash = `#/history/${encodeURIComponent(app.me.nickname)}`; } }))),
         h('section.panel.live-panel', { 'aria-labelledby': 'live-h' },
           h('h2', { id: 'live-h', 'data-i18n': 'lobby.live' }), this.liveEl),
-        glancePanel(app),
+        glancePanel(app, (player) => {
+          if (!app.me || app.me.nickname !== player.nickname) return;
+          app.me = { ...app.me, ...player };
+          this.renderMe();
+          this.renderPlayers();
+        }),
         topPlayersPanel(app),
         h('section.panel.invites-panel', { 'aria-labelledby': 'inv-h' },
           h('h2', { id: 'inv-h', 'data-i18n': 'lobby.invitations' }), this.invitesEl),
@@ -170,9 +175,13 @@ export class LobbyScreen {
 
   renderPlayers() {
     const app = this.app;
-    if (drawnAlready(this.playersEl, JSON.stringify([app.lobby.players, document.documentElement.lang]))) return;
+    const me = app.me;
+    if (drawnAlready(this.playersEl, JSON.stringify([app.lobby.players, document.documentElement.lang, me?.level, me?.rating]))) return;
     clear(this.playersEl);
-    for (const p of app.lobby.players) {
+    // The player's own row with the newest figures the page has of them (the list's
+    // are those of when they came online).
+    const players = app.lobby.players.map((p) => (me && p.nickname === me.nickname ? { ...p, level: me.level, rating: me.rating } : p));
+    for (const p of players) {
       this.playersEl.append(h('li', h('button.player-link', {
         onclick: () => this.showInfo(p.nickname),
         title: t('info.show', { name: p.nickname }),
@@ -301,7 +310,7 @@ export class LobbyScreen {
     const optionsField = h('fieldset', { id: 'ng-options' }, h('legend', t('newgame.options')),
       h('label.check', handRummy, h('span', t('newgame.hand_rummy')), h('small', t('newgame.hand_rummy_help'))),
       knockRow);
-    const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === 30 }, t('settings.seconds_n', { n: s }))));
+    const turn = h('select', { name: 'turn_seconds', id: 'ng-turn' }, TURN_TIMES.map((s) => h('option', { value: s, selected: s === DEFAULT_TURN_SECONDS }, t('settings.seconds_n', { n: s }))));
     const timeField = h('fieldset', h('legend', t('newgame.turn_time')), turn);
     const stake = stakeField();
     const error = h('p.form-error', { role: 'alert' });

@@ -83,6 +83,8 @@ export const app = {
     this.me = null;
     localStorage.removeItem(SESSION_KEY);
     this.tables.clear();
+    // The address names no screen of the player who left (the lobby, the account).
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     showEntry();
   },
 };
@@ -220,6 +222,26 @@ function upsert(list, item) {
 }
 
 /**
+ * The times of the round's moves after an update: those known, and the update's own
+ * moves made now (marked when the turn clock made them, `by: "timeout"`).
+ * @param {Table} table the table before the update
+ * @param {import('./types.js').View} view the update's view
+ * @param {string | undefined} by
+ * @param {number} now
+ * @returns {import('./types.js').HistoryMeta[]}
+ */
+function historyMeta(table, view, by, now) {
+  const sameRound = table.view?.round_no === view.round_no;
+  const meta = sameRound ? [...(table.history_meta || [])] : [];
+  const before = sameRound ? table.view?.history?.length ?? 0 : 0;
+  const length = view.history?.length ?? 0;
+  while (meta.length < before) meta.push({});
+  meta.length = Math.min(meta.length, length);
+  while (meta.length < length) meta.push(by === 'timeout' ? { at: now, by: 'timeout' } : { at: now });
+  return meta;
+}
+
+/**
  * Every message from the server (docs/protocol.md), in one switch.
  * @param {any} msg
  */
@@ -304,6 +326,7 @@ function handle(msg) {
         break;
       }
       table.version = msg.version;
+      if (msg.view) table.history_meta = historyMeta(table, msg.view, msg.by, app.now());
       table.view = msg.view;
       table.timer = msg.timer ?? null;
       if (msg.next_round !== undefined) table.next_round = msg.next_round;

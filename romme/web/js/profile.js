@@ -3,6 +3,8 @@
 // the next, rating, statistics overall and per preset, card luck, recent games
 // with their replays.
 
+import { gameResult } from './widgets.js';
+import { playerName } from './botname.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { cardLuckNote, cardLuckTable, chipsWonAndLost, levelProgress, statisticsTable } from './levels.js';
@@ -42,7 +44,7 @@ export class ProfileScreen {
     return h('ul.recent', { id: 'profile-recent' }, info.recent.map((g) => h('li',
       h('a.recent-replay', { href: `#/replay/${g.game}` },
         h('span', new Date(g.finished_at).toLocaleDateString()),
-        h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players }))))));
+        gameResult(g)))));
   }
 
   render() {
@@ -53,7 +55,7 @@ export class ProfileScreen {
     else if (!info) body.push(h('p.muted', t('common.loading')));
     else {
       body.push(
-        h('div.info-head', avatar(info.nickname), h('div', h('strong', { id: 'profile-name' }, info.nickname),
+        h('div.info-head', avatar(info.nickname), h('div', h('strong', { id: 'profile-name' }, playerName(info.nickname)),
           h('div.muted', info.guest ? t('info.guest') : t('info.registered')))),
         levelProgress(info.level, info.xp),
         h('dl.info-stats',
@@ -67,7 +69,7 @@ export class ProfileScreen {
           h('a', { href: '#/rankings/rating' }, t('rankings.title')),
           h('a', { href: '#/cards' }, t('luck.platform_title'))));
     }
-    const name = info ? info.nickname : this.nickname;
+    const name = playerName(info ? info.nickname : this.nickname);
     this.root.replaceChildren(statsPage(this.app, t('profile.title', { name }), body));
   }
 }

@@ -3,6 +3,7 @@
 // the platform's card luck (#/cards). The rankings page is written over rows:
 // each tab names the field it shows, so a new ranking is one more entry in TABS.
 
+import { playerName } from './botname.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { cardLuckNote, cardLuckTable, formatNumber, levelBadge } from './levels.js';
@@ -79,7 +80,7 @@ export class RankingsScreen {
   row(row, mine) {
     return h('tr', { class: mine ? 'mine' : '', dataset: { nickname: row.nickname } },
       h('td.rank', String(row.rank)),
-      h('td.who', profileLink(row.nickname, row.nickname), row.bot ? h('span.badge.bot', t('rankings.computer')) : levelBadge(row.level)),
+      h('td.who', profileLink(row.nickname, playerName(row.nickname)), row.bot ? h('span.badge.bot', t('rankings.computer')) : levelBadge(row.level)),
       h('td.value', this.tab.value(row)),
       h('td.games', formatNumber(row.games_played)));
   }

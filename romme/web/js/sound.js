@@ -80,7 +80,7 @@ function swish(ctx, start) {
   source.start(start);
 }
 
-/** @param {'card' | 'turn' | 'win' | 'end'} kind */
+/** @param {'card' | 'turn' | 'win' | 'end' | 'tick'} kind */
 export function play(kind) {
   const c = ctx;
   if (!enabled || !c || c.state !== 'running') return;
@@ -88,5 +88,6 @@ export function play(kind) {
   if (kind === 'card') swish(c, now);
   else if (kind === 'turn') { tone(c, 660, now, 0.18); tone(c, 880, now + 0.12, 0.25); }
   else if (kind === 'win') [523, 659, 784, 1047].forEach((f, i) => tone(c, f, now + i * 0.11, 0.3, 0.07, 'triangle'));
+  else if (kind === 'tick') tone(c, 1250, now, 0.06, 0.07, 'square');
   else if (kind === 'end') { tone(c, 392, now, 0.25, 0.06, 'triangle'); tone(c, 330, now + 0.2, 0.35, 0.06, 'triangle'); }
 }

@@ -34,6 +34,7 @@
  * @property {number} [min_natural_cards]
  * @property {number | null} [max_jokers_per_meld]
  * @property {boolean} must_discard_to_go_out
+ * @property {boolean} [joker_exchange_to_hand] classic: an exchanged joker goes to the hand; else it must be laid in a new meld
  * @property {number} point_limit
  * @property {'penalties' | 'rounds'} scoring
  * @property {number} rounds
@@ -132,7 +133,10 @@
  * @property {number} [free_seats]
  * @property {{ratings?: Ratings} | null} [game_over]
  * @property {Rematch | null} [rematch]
+ * @property {HistoryMeta[]} [history_meta] when each entry of the view's history was made (the server's clock), and by whom if the turn clock made it; kept on from the updates
  */
+
+/** @typedef {{at?: number, by?: 'timeout'}} HistoryMeta */
 
 /**
  * The rematch offer of a finished table (`rematch` message).

@@ -14,6 +14,19 @@ import { avatar, clear, dialog, h } from './ui.js';
 /** The level offered first for a computer opponent ("New game", "Start with computers in the free seats"). */
 export const DEFAULT_BOT_LEVEL = 'casual';
 
+/** A trophy drawn as SVG (an emoji would need a font with it, and shows a box without). */
+const TROPHY = '<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" focusable="false"><path fill="currentColor" d="M7 3h10v2h3v3a5 5 0 0 1-4.4 5A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 8.4 13 5 5 0 0 1 4 8V5h3V3zm0 4H6v1a3 3 0 0 0 1.3 2.5A6 6 0 0 1 7 9V7zm10 0v2c0 .5 0 1-.1 1.5A3 3 0 0 0 18 8V7h-1z"/></svg>';
+
+/**
+ * A finished game's result in a list of recent games: won (with a trophy), or the place.
+ * @param {{won: boolean, place: number, players: number}} game
+ */
+export function gameResult(game) {
+  return game.won
+    ? h('span.game-won', h('span.trophy', { html: TROPHY }), ' ', t('info.won'))
+    : h('span', t('info.place', { place: game.place, players: game.players }));
+}
+
 /**
  * Short chips that describe a table's settings.
  * @param {Settings | null | undefined} settings
@@ -64,7 +77,7 @@ export function showPlayerInfo(app, nickname, extra) {
       info.recent && info.recent.length
         ? h('ul.recent', info.recent.map((g) => h('li', h('a.recent-replay', { href: `#/replay/${g.game}`, onclick: () => dlg.close() },
           h('span', new Date(g.finished_at).toLocaleDateString()),
-          h('span', g.won ? `🏆 ${t('info.won')}` : t('info.place', { place: g.place, players: g.players }))))))
+          gameResult(g)))))
         : h('p.muted', t('info.no_games')),
       h('a.all-games', { id: 'info-profile', href: `#/profile/${encodeURIComponent(info.nickname)}`, onclick: () => dlg.close() }, t('profile.open')),
       info.recent && info.recent.length

@@ -3,6 +3,7 @@
 // rating, chips, a link to the own profile) and the five best players by rating
 // with a link to the rankings. Both ask the server when the lobby is built.
 
+import { playerName } from '../botname.js';
 import { api } from '../api.js';
 import { chipsText } from '../chips.js';
 import { t } from '../i18n.js';
@@ -16,12 +17,16 @@ import { avatar, h } from '../ui.js';
 const TOP = 5;
 
 /**
- * The player's level, rating and chips.
+ * The player's level, rating and chips. What the server says here is the newest the
+ * page knows of the player (a game may have ended since the connection's `welcome`):
+ * `fresh` gets it, so that every badge of the player's shows the same.
  * @param {App} app
+ * @param {(player: import('../types.js').Player) => void} [fresh]
  */
-export function glancePanel(app) {
+export function glancePanel(app, fresh) {
   const body = h('div', { id: 'my-glance', 'aria-busy': 'true' }, h('p.muted', t('common.loading')));
   api.me().then((me) => {
+    fresh?.(me.player);
     body.removeAttribute('aria-busy');
     body.replaceChildren(
       levelProgress(me.level, me.xp),
@@ -44,7 +49,7 @@ export function topPlayersPanel(app) {
     list.replaceChildren(...(rankings.length ? rankings.slice(0, TOP).map((row) => h('li', { dataset: { nickname: row.nickname } },
       h('span.top-rank', String(row.rank)),
       row.bot ? avatar('bot', true) : avatar(row.nickname),
-      profileLink(row.nickname, row.nickname),
+      profileLink(row.nickname, playerName(row.nickname)),
       row.bot ? h('span.badge.bot', t('rankings.computer')) : levelBadge(row.level),
       h('span.rating', `★ ${row.rating}`))) : [h('li.muted', t('rankings.empty'))]));
   }, (err) => { list.removeAttribute('aria-busy'); list.replaceChildren(h('li.form-error', app.errorText(err))); });

@@ -10,6 +10,13 @@ import { passes } from './filters.js';
 import { levelForRating } from './strength.js';
 
 /** @import { App, Player, Settings, TableSummary } from '../types.js' */
+
+/**
+ * The turn time of a game Play now or "New game" opens (the server's own default is
+ * 30 s): a minute, time enough for a newcomer to sort a hand and find a lay-off, on a
+ * phone too. "New game" offers 15 s to 120 s.
+ */
+export const DEFAULT_TURN_SECONDS = 60;
 /** @import { Filters } from './filters.js' */
 
 /**
@@ -61,7 +68,10 @@ export async function playNow(app, filters) {
   const level = computerLevel(app.botLevels, app.me);
   const three = filters.preset === 'three-rounds';
   /** @type {Settings} */
-  const settings = { preset: three ? 'three-rounds' : 'classic', access: 'open', seats: 4, bots: { '1': level, '2': level, '3': level } };
+  const settings = {
+    preset: three ? 'three-rounds' : 'classic', access: 'open', seats: 4,
+    bots: { '1': level, '2': level, '3': level }, turn_seconds: DEFAULT_TURN_SECONDS,
+  };
   if (!three) settings.point_limit = { upto100: 100, over100: 500 }[filters.limit] ?? 1;
   const res = await app.request({ type: 'create_table', settings });
   app.tables.set(res.table.id, res.table);

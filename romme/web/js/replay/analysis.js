@@ -20,11 +20,17 @@ export class AnalysisPanel {
    * @param {App} app
    * @param {number} gameId
    * @param {() => void} changed called when the analysis arrives or moves on
+   * @param {(move: number) => void} goTo show the position log action `move` led to
+   * @param {(move: number) => string} label log action `move` as the list of marked moves names it
    */
-  constructor(app, gameId, changed) {
+  constructor(app, gameId, changed, goTo, label) {
     this.app = app;
     this.gameId = gameId;
     this.changed = changed;
+    this.goTo = goTo;
+    this.label = label;
+    /** The list of marked moves is open (it stays so from move to move). */
+    this.listOpen = false;
     /** @type {Analysis | null} */
     this.analysis = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -80,9 +86,47 @@ export class AnalysisPanel {
     const status = analysisStatus(analysis);
     const marks = renderMarks(analysis, action);
     const marked = markedMoves(analysis);
-    const count = analysis.status === 'done' && marked.length
-      ? h('p.muted.analysis-count', t('analysis.marked_moves', { n: marked.length }))
-      : null;
-    return h('div.analysis', title, status ? h('p.muted', status) : null, count, ...marks);
+    const done = analysis.status === 'done' && marked.length > 0;
+    return h('div.analysis', title, status ? h('p.muted', status) : null,
+      done ? this.jumps(marked, action) : null, ...marks, done ? this.list(analysis, marked, action) : null);
+  }
+
+  /**
+   * The previous and the next marked move from the one shown.
+   * @param {number[]} marked the marked moves, in order
+   * @param {number} action the move shown
+   */
+  jumps(marked, action) {
+    const before = [...marked].reverse().find((m) => m < action);
+    const after = marked.find((m) => m > action);
+    /** @param {string} id @param {string} key @param {number | undefined} move */
+    const jump = (id, key, move) => h('button.small', { id, type: 'button', disabled: move === undefined,
+      onclick: () => { if (move !== undefined) this.goTo(move); } }, t(key));
+    return h('div.analysis-jumps',
+      h('span.muted.analysis-count', t('analysis.marked_moves', { n: marked.length })),
+      jump('mark-prev', 'analysis.prev_mark', before), jump('mark-next', 'analysis.next_mark', after));
+  }
+
+  /**
+   * Every marked move, each a link to it; the one shown is marked.
+   * @param {Analysis} analysis
+   * @param {number[]} marked
+   * @param {number} action the move shown
+   */
+  list(analysis, marked, action) {
+    const severity = (/** @type {number} */ move) => {
+      const order = ['inaccuracy', 'mistake', 'blunder'];
+      const worst = (analysis.marks ?? []).filter((m) => m.move === move)
+        .reduce((w, m) => Math.max(w, order.indexOf(m.severity)), 0);
+      return order[worst];
+    };
+    const details = h('details.analysis-list', { id: 'marked-moves', open: this.listOpen },
+      h('summary', t('analysis.list')),
+      h('ol', marked.map((move) => h('li', { class: move === action ? 'current' : '' },
+        h('button.link', { type: 'button', dataset: { move }, 'aria-current': move === action ? 'step' : 'false',
+          onclick: () => this.goTo(move) },
+        h(`span.analysis-severity.${severity(move)}`, t(`analysis.severity.${severity(move)}`)), ' ', this.label(move))))));
+    details.addEventListener('toggle', () => { this.listOpen = /** @type {HTMLDetailsElement} */ (details).open; });
+    return details;
   }
 }

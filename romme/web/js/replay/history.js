@@ -3,6 +3,7 @@
 // a page at a time ("Older games"), each with the players, the result and a link to
 // its replay.
 
+import { botName, playerName } from '../botname.js';
 import { api } from '../api.js';
 import { currentLanguage, t } from '../i18n.js';
 import { PagedScreen } from '../paged.js';
@@ -42,7 +43,9 @@ export class HistoryScreen extends PagedScreen {
   entry(game) {
     const when = new Date(game.finished_at).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
     const players = game.seats.map((s) => {
-      const name = s.nickname ?? t('replay.deleted_player');
+      // A computer opponent as the table named it ("Casual 3"), a person by the nickname.
+      const name = s.bot ? t('table.bot_name', { level: botName(s.bot), n: s.seat + 1 })
+        : s.nickname ? playerName(s.nickname) : t('replay.deleted_player');
       return h('span.history-player', { class: game.winners.includes(s.seat) ? 'winner' : '' },
         game.winners.includes(s.seat) ? `★ ${name}` : name, h('span.muted', ` ${game.totals[s.seat]}`));
     });
@@ -60,7 +63,7 @@ export class HistoryScreen extends PagedScreen {
     const content = [];
     if (this.items.length) content.push(h('ul.history-list', { id: 'history-list' }, this.items.map((g) => this.entry(g))));
     else if (!this.loading && !this.error) content.push(h('p.muted', { id: 'history-empty' }, t('info.no_games')));
-    this.renderPage({ back: 'history-back', title: t('replay.history_title', { name: this.nickname }), content,
+    this.renderPage({ back: 'history-back', title: t('replay.history_title', { name: playerName(this.nickname) }), content,
       moreId: 'history-more', moreText: t('replay.older') });
   }
 }

@@ -5,6 +5,10 @@
 // Home and End, or a slider. Under it each round's summary as it ends, the score
 // sheet of all rounds and the shuffle check (./check.js). The link in the address
 // bar always names the position shown, so that it can be shared as it is.
+//
+// A step is a move: a sort of the hand (`arrange`) is no step of its own but folded
+// into the move before it (that step shows the hand as sorted after it). The
+// analysis lists its marked moves, with jumps to the previous and the next.
 
 import { api } from '../api.js';
 import { cardName, cardSVG } from '../cards.js';
@@ -13,7 +17,7 @@ import { clear, h, languagePicker, toast } from '../ui.js';
 import { AnalysisPanel } from './analysis.js';
 import { checkShuffle, renderShuffleCheck } from './check.js';
 import { roundOutcome, roundTable, sheetTable } from './sheet.js';
-import { botName } from '../botname.js';
+import { botName, playerName } from '../botname.js';
 
 /** @import { App } from '../types.js' */
 /** @import { RoundCheck } from './check.js' */
@@ -77,7 +81,10 @@ export class ReplayScreen {
     this.error = null;
     /** @type {HTMLInputElement | null} */
     this.slider = null;
-    this.analysis = new AnalysisPanel(app, gameId, () => this.showMarks(this.index));
+    /** The positions a step shows: the first, and each one a move (not a sort) led to. @type {number[]} */
+    this.steps = [0];
+    this.analysis = new AnalysisPanel(app, gameId, () => this.showMarks(this.index),
+      (move) => this.go(move + 1), (move) => this.moveLabel(move + 1));
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.render();
@@ -103,7 +110,8 @@ export class ReplayScreen {
       this.render();
       return;
     }
-    this.index = Math.max(0, Math.min(this.index, this.replay.positions.length - 1));
+    this.steps = this.replay.positions.flatMap((p, i) => (i === 0 || p.action?.type !== 'arrange' ? [i] : []));
+    this.index = this.stepStart(Math.max(0, Math.min(this.index, this.replay.positions.length - 1)));
     this.render();
     this.analysis.load();
     try {
@@ -120,21 +128,52 @@ export class ReplayScreen {
    */
   seatName(seat) {
     const info = this.replay?.seats[seat];
-    if (info?.nickname) return info.nickname;
     if (info?.bot) return t('table.bot_name', { level: botName(info.bot), n: seat + 1 });
+    if (info?.nickname) return playerName(info.nickname);
     return t('replay.deleted_player');
   }
 
   get scoredByRounds() { return this.replay?.rules?.scoring === 'rounds'; }
 
   /**
-   * Show position `index` (clamped to the game).
+   * The step that position `index` belongs to (a sort belongs to the move before it).
+   * @param {number} index
+   */
+  stepOf(index) {
+    let k = 0;
+    while (k + 1 < this.steps.length && this.steps[k + 1] <= index) k += 1;
+    return k;
+  }
+
+  /** @param {number} index a position: the first position of its step */
+  stepStart(index) { return this.steps[this.stepOf(index)]; }
+
+  /**
+   * The position a step shows: after the sorts that followed its move.
+   * @param {number} index the step's first position
+   */
+  shownAt(index) {
+    const k = this.stepOf(index);
+    const next = this.steps[k + 1];
+    return next === undefined ? (this.replay?.positions.length ?? 1) - 1 : next - 1;
+  }
+
+  /**
+   * A move as the list of marked moves names it: its step's number and what it did.
+   * @param {number} index the position the move led to
+   */
+  moveLabel(index) {
+    return `${this.stepOf(index)}. ${this.describe(index)}`;
+  }
+
+  /**
+   * Show the step of position `index` (clamped to the game).
    * @param {number} index
    */
   go(index) {
     if (!this.replay) return;
     const last = this.replay.positions.length - 1;
-    const next = Math.max(0, Math.min(last, index));
+    const next = this.stepStart(Math.max(0, Math.min(last, index)));
     if (next === this.index) return;
     this.index = next;
     history.replaceState(null, '', `#/replay/${this.gameId}/${next}`);
@@ -149,8 +188,9 @@ export class ReplayScreen {
   key(e) {
     const target = /** @type {HTMLElement | null} */ (e.target);
     if (e.altKey || e.ctrlKey || e.metaKey || target?.closest('input, textarea, select, dialog')) return;
+    const k = this.stepOf(this.index);
     /** @type {Record<string, number>} */
-    const moves = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: Infinity };
+    const moves = { ArrowLeft: this.steps[Math.max(0, k - 1)], ArrowRight: this.steps[Math.min(this.steps.length - 1, k + 1)], Home: 0, End: Infinity };
     if (!(e.key in moves)) return;
     e.preventDefault();
     this.go(moves[e.key]);
@@ -182,8 +222,10 @@ export class ReplayScreen {
       return;
     }
     const last = this.replay.positions.length - 1;
-    this.slider = h('input', { id: 'replay-slider', type: 'range', min: 0, max: last, step: 1, value: this.index,
-      'aria-label': t('replay.slider'), oninput: () => this.go(Number(this.slider?.value)) });
+    const steps = this.steps;
+    this.slider = h('input', { id: 'replay-slider', type: 'range', min: 0, max: steps.length - 1, step: 1, value: this.stepOf(this.index),
+      'aria-label': t('replay.slider'), oninput: () => this.go(steps[Number(this.slider?.value)] ?? 0) });
+    const step = (/** @type {number} */ d) => steps[Math.max(0, Math.min(steps.length - 1, this.stepOf(this.index) + d))];
     const button = (/** @type {string} */ id, /** @type {string} */ label, /** @type {string} */ text, /** @type {() => number} */ to) =>
       h('button', { id, type: 'button', 'aria-label': t(label), title: t(label), html: text, onclick: () => this.go(to()) });
     this.root.replaceChildren(h('div.replay', header,
@@ -191,9 +233,9 @@ export class ReplayScreen {
         h('section.panel.replay-board', { 'aria-labelledby': 'replay-move' },
           h('div.replay-controls',
             button('replay-first', 'replay.first', ICONS.first, () => 0),
-            button('replay-prev', 'replay.prev', ICONS.prev, () => this.index - 1),
+            button('replay-prev', 'replay.prev', ICONS.prev, () => step(-1)),
             this.slider,
-            button('replay-next', 'replay.next', ICONS.next, () => this.index + 1),
+            button('replay-next', 'replay.next', ICONS.next, () => step(1)),
             button('replay-last', 'replay.last', ICONS.last, () => last)),
           h('p.replay-move', { id: 'replay-move', 'aria-live': 'polite' }),
           h('div.replay-marks', { id: 'replay-marks', hidden: true }),
@@ -220,16 +262,17 @@ export class ReplayScreen {
     const replay = this.replay;
     const slot = this.root.querySelector('#replay-position');
     if (!replay || !slot) return;
-    const last = replay.positions.length - 1;
-    const position = replay.positions[this.index];
-    if (this.slider) this.slider.value = String(this.index);
-    for (const [id, off] of [['replay-first', this.index === 0], ['replay-prev', this.index === 0],
-      ['replay-next', this.index === last], ['replay-last', this.index === last]]) {
+    const k = this.stepOf(this.index);
+    const lastStep = this.steps.length - 1;
+    const position = replay.positions[this.shownAt(this.index)];
+    if (this.slider) this.slider.value = String(k);
+    for (const [id, off] of [['replay-first', k === 0], ['replay-prev', k === 0],
+      ['replay-next', k === lastStep], ['replay-last', k === lastStep]]) {
       const el = this.root.querySelector(`#${id}`);
       if (el instanceof HTMLButtonElement) el.disabled = /** @type {boolean} */ (off);
     }
-    const where = position.round_no ? t('replay.round_move', { round: position.round_no, move: this.index, moves: last })
-      : t('replay.move', { move: this.index, moves: last });
+    const where = position.round_no ? t('replay.round_move', { round: position.round_no, move: k, moves: lastStep })
+      : t('replay.move', { move: k, moves: lastStep });
     const moveText = /** @type {HTMLElement} */ (this.root.querySelector('#replay-move'));
     moveText.replaceChildren(h('span.where', where), ' ', h('strong', this.describe(this.index)));
     slot.replaceChildren(this.seatsView(position), this.tableView(position));

@@ -135,18 +135,25 @@ const MELD_CARD_MAX = 110;
 /**
  * Size the meld cards to the felt: as large as the melds still fit the meld area
  * without scrolling (they wrap into rows), down to a readable minimum. A binary
- * search over the card width, each step one layout of the meld area.
+ * search over the card width, each step one layout of the meld area. Measured on
+ * the layout, which transforms leave alone: cards flying in from the hand or a seat
+ * (and a joker raised as a target) must not count as overflow, or the melds would
+ * shrink for the length of a flight and stay small.
  * @param {TableScreen} screen
  */
 export function fitMelds(screen) {
   const { center, melds } = screen.els;
   if (center.hidden || !center.clientHeight) return;
-  const fits = () => center.scrollHeight <= center.clientHeight + 1 && center.scrollWidth <= center.clientWidth + 1;
+  const style = getComputedStyle(center);
+  const room = center.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const boxes = /** @type {HTMLElement[]} */ ([...melds.children]);
+  const fits = () => melds.offsetHeight <= room + 1
+    && boxes.every((m) => m.offsetLeft - melds.offsetLeft >= -1 && m.offsetLeft - melds.offsetLeft + m.offsetWidth <= melds.clientWidth + 1);
   let lo = MELD_CARD_MIN;
   let hi = Math.min(MELD_CARD_MAX, center.clientWidth / 5);
   melds.style.setProperty('--mcw', `${hi}px`);
   if (fits()) return;
-  for (let i = 0; i < 7 && hi - lo > 1; i += 1) {
+  for (let i = 0; i < 8 && hi - lo > 0.5; i += 1) {
     const mid = (lo + hi) / 2;
     melds.style.setProperty('--mcw', `${mid}px`);
     if (fits()) lo = mid; else hi = mid;

@@ -5,7 +5,7 @@
 import { cardShort } from '../cards.js';
 import { t } from '../i18n.js';
 import { canLay } from '../preview.js';
-import { avatar, clear, h } from '../ui.js';
+import { avatar, clear, h, toast } from '../ui.js';
 
 /** @import { TextParams } from '../i18n.js' */
 /** @import { GameEvent, Table } from '../types.js' */
@@ -87,8 +87,11 @@ export function renderControls(screen) {
 }
 
 /**
- * Remember the latest move of another player, told in the status line. It is kept
- * as a key and its values, so that it is told in the language shown at the time.
+ * Remember the latest move of the player whose turn it is, told in the status line
+ * until the turn passes (the pile and the log keep the moves before). It is kept as a
+ * key and its values, so that it is told in the language shown at the time. A move the
+ * turn clock made (`by: "timeout"`, the last of the table's `history_meta`) is told as
+ * such; the player whose time ran out is told so in a toast.
  * @param {TableScreen} screen
  * @param {GameEvent[]} events
  * @param {Table} table
@@ -96,12 +99,17 @@ export function renderControls(screen) {
 export function noteMoves(screen, events, table) {
   const state = screen.state;
   const me = table.view?.seat ?? null;
+  const byClock = events.length > 0 && table.history_meta?.at(-1)?.by === 'timeout';
   for (const e of events) {
-    if (typeof e.seat !== 'number' || e.seat === me) continue;
+    if (e.type === 'turn_started' || e.type === 'round_started') { state.lastMove = null; continue; }
+    if (typeof e.seat !== 'number') continue;
+    if (e.seat === me) {
+      if (byClock && e.type === 'discarded' && e.card) toast(t('table.timed_out_discarded', { card: cardShort(e.card) }), 'error', 6000);
+      continue;
+    }
     const key = e.type === 'drew' ? (e.source === 'discard' ? 'move.took' : 'move.drew') : MOVE_KEYS[e.type];
-    if (key) state.lastMove = { key, seat: e.seat, card: e.card, n: e.melds?.length };
+    if (key) state.lastMove = { key, seat: e.seat, card: e.card, n: e.melds?.length, timeout: byClock };
   }
-  if (events.some((e) => e.type === 'round_started')) state.lastMove = null;
 }
 
 /** @param {TableScreen} screen */
@@ -112,7 +120,8 @@ function lastMoveText(screen) {
   const params = { name: screen.state.seatName(m.seat) };
   if (m.card) params.card = cardShort(m.card);
   if (m.n !== undefined) params.n = m.n;
-  return t(m.key, params);
+  const text = t(m.key, params);
+  return m.timeout ? t('log.timed_out', { move: text }) : text;
 }
 
 /**

@@ -61,6 +61,7 @@ export function renderHand(screen) {
   }
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && box.contains(active) ? active.dataset.key : null;
+  const focusedAt = focused ? Number(/** @type {HTMLElement} */ (active).dataset.index) : -1;
   clear(box);
   state.hand.forEach((code, i) => {
     const m = inMeld.get(i);
@@ -84,7 +85,13 @@ export function renderHand(screen) {
   });
   if (state.picked && !keys.includes(state.picked.key)) state.picked = null;
   layoutHand(screen);
-  if (focused) /** @type {HTMLElement | null} */ (box.querySelector(`[data-key="${focused}"]`))?.focus();
+  if (focused) {
+    // The focused card stays focused; if it left the hand (laid with L, discarded), the
+    // card now at its place takes the focus, so that the keyboard goes on from there.
+    const again = box.querySelector(`[data-key="${focused}"]`)
+      ?? box.querySelector(`[data-index="${Math.min(focusedAt, state.hand.length - 1)}"]`);
+    if (again instanceof HTMLElement) again.focus();
+  }
 }
 
 /** Below this width a long hand is laid in two rows, so that its cards stay readable. */

@@ -87,6 +87,7 @@ export function globalKey(screen, e) {
   if (e.target instanceof Element && e.target.closest('input, textarea, select')) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (document.querySelector('.backdrop')) return;
+  if (e.key === 'Tab' && screen.state.picked && tabAmongTargets(screen, e.shiftKey)) { e.preventDefault(); return; }
   const els = screen.els;
   const k = e.key.toLowerCase();
   if (k === 's' && !e.shiftKey) draw(screen, 'stock');
@@ -97,6 +98,26 @@ export function globalKey(screen, e) {
   else if (k === '?') keysDialog();
   else return;
   e.preventDefault();
+}
+
+/**
+ * With a card picked up, Tab goes round the card and the places it may go (the blue
+ * arrows, the jokers it replaces, the discard pile), not through the whole page.
+ * @param {TableScreen} screen
+ * @param {boolean} back Shift+Tab
+ * @returns {boolean} the focus moved
+ */
+function tabAmongTargets(screen, back) {
+  const { root, els, state } = screen;
+  const card = els.hand.querySelector(`[data-key="${CSS.escape(state.picked?.key ?? '')}"]`);
+  const targets = /** @type {HTMLElement[]} */ ([...root.querySelectorAll('#melds .meld-arrow[data-drop]:not([hidden]), #melds .card[data-drop="joker"]'),
+    ...(els.discard.dataset.drop ? [els.discard] : [])]);
+  if (!(card instanceof HTMLElement) || !targets.length) return false;
+  const ring = [card, ...targets];
+  const at = ring.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  const next = ring[(at < 0 ? (back ? ring.length - 1 : 1) : at + (back ? -1 : 1) + ring.length) % ring.length];
+  next.focus();
+  return true;
 }
 
 /** The list of keys. */

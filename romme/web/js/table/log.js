@@ -15,7 +15,8 @@ import { t } from '../i18n.js';
 /**
  * A line of the log, told in the language shown when it is drawn.
  * @typedef {object} LogLine
- * @property {number} at when the client learned of it (the server's clock)
+ * @property {number} at when it happened (the server's clock): a move's time as the table gave it
+ *   (`history_meta`), else when the client learned of it
  * @property {'move' | 'round' | 'seat'} kind
  * @property {string} key the text's key
  * @property {number} [seat] the seat it is about (its name is looked up when drawn)
@@ -25,6 +26,7 @@ import { t } from '../i18n.js';
  * @property {number} [round] which round
  * @property {number[]} [seats] several seats (the winners)
  * @property {number[]} [points] each seat's penalty points
+ * @property {boolean} [timeout] the turn clock made the move: the seat's time ran out
  */
 
 /** The history's moves, by the texts that tell them. */
@@ -58,17 +60,22 @@ export class TableLog {
     this.observeSeats(table.seats, now);
     const v = table.view;
     if (!v || v.phase === 'not_started') return;
+    const meta = table.history_meta ?? [];
     if (v.round_no !== this.round) {
       this.observeResults(v, now, v.round_no - 1);
       this.round = v.round_no;
       this.told = 0;
-      this.add({ at: now, kind: 'round', key: 'log.round', round: v.round_no });
+      this.add({ at: Math.min(now, meta[0]?.at ?? now), kind: 'round', key: 'log.round', round: v.round_no });
     }
     const history = v.history ?? [];
-    for (const entry of history.slice(this.told)) {
+    history.slice(this.told).forEach((entry, i) => {
       const key = MOVE_TEXT[entry.move];
-      if (key) this.add({ at: now, kind: 'move', key, seat: entry.seat, cards: entry.cards });
-    }
+      const known = meta[this.told + i];
+      if (key) {
+        this.add({ at: known?.at ?? now, kind: 'move', key, seat: entry.seat, cards: entry.cards,
+          ...(known?.by === 'timeout' ? { timeout: true } : {}) });
+      }
+    });
     this.told = Math.max(this.told, history.length);
     this.observeResults(v, now, v.round_no);
     if (v.phase === 'game_over' && !this.over) {
@@ -155,5 +162,6 @@ export function logText(line, seatName) {
   if (line.round !== undefined) params.round = line.round;
   if (line.seats) params.names = line.seats.map(seatName).join(', ');
   if (line.points) params.list = line.points.map((p, seat) => `${seatName(seat)} ${p}`).join(' · ');
-  return t(line.key, params);
+  const text = t(line.key, params);
+  return line.timeout ? t('log.timed_out', { move: text }) : text;
 }

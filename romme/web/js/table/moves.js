@@ -9,9 +9,11 @@ import { toast } from '../ui.js';
 import { renderPiles } from './board.js';
 import { renderHand } from './hand.js';
 import { clearHint } from './hint.js';
+import { chooseDrop, choiceAction } from './choice.js';
 
 /** @import { Card } from '../types.js' */
 /** @import { TableScreen } from './screen.js' */
+/** @import { DropChoice } from './choice.js' */
 /** @typedef {{drop?: string, meld?: string, end?: string, pos?: string}} DropData a drop target's data attributes */
 
 /**
@@ -149,23 +151,28 @@ export function dropOn(screen, code, target) {
   showTargets(screen, null, false);
   if (kind === 'discard') { discard(screen, code); return; }
   const meld = Number(data.meld);
+  const laid = v.melds[meld];
   if (kind === 'end') {
     const end = data.end === 'low' || data.end === 'high' ? data.end : null;
     screen.send({ type: 'lay_off', card: code, meld, end });
-  } else if (kind === 'meld') {
-    // Dropped on a meld's body: exchange a joker if the card replaces one,
-    // else lay it off (at the end that fits; the arrows choose explicitly).
-    const jokers = v.opened[v.seat] ? exchangePositions(v.melds[meld], code) : [];
-    if (jokers.length) {
-      screen.send({ type: 'exchange_joker', card: code, meld, index: jokers[0] });
+  } else if ((kind === 'meld' || kind === 'joker') && laid) {
+    // On a meld's body or on one of its jokers: what the card may do there. A drop
+    // that can mean two things, or an exchange the player did not aim at the joker
+    // itself, asks; the arrows and the joker are the direct ways.
+    const at = kind === 'joker' ? Number(data.pos) : null;
+    const jokers = v.opened[v.seat] ? exchangePositions(laid, code) : [];
+    /** @type {DropChoice[]} */
+    const choices = [
+      ...layOffEnds(laid, code, v.rules).map((end) => /** @type {DropChoice} */ ({ type: 'lay_off', end })),
+      ...jokers.filter((i) => at === null || i === at).slice(0, 1).map((index) => /** @type {DropChoice} */ ({ type: 'exchange_joker', index })),
+    ];
+    if (!choices.length) return;
+    if (choices.length === 1 && (choices[0].type === 'lay_off' || at !== null)) {
+      screen.send(choiceAction(code, meld, choices[0]));
     } else {
-      const ends = layOffEnds(v.melds[meld], code, v.rules);
-      screen.send({ type: 'lay_off', card: code, meld, end: ends[0] ?? null });
+      chooseDrop({ card: code, meld: laid, index: meld, choices, jokerToHand: v.rules.joker_exchange_to_hand !== false },
+        (choice) => { clearHint(screen); screen.send(choiceAction(code, meld, choice)); });
     }
-  } else if (kind === 'joker') {
-    const index = Number(data.pos);
-    if (!exchangePositions(v.melds[meld], code).includes(index)) return;
-    screen.send({ type: 'exchange_joker', card: code, meld, index });
   }
   clearHint(screen);
   renderHand(screen);

@@ -78,17 +78,45 @@ export class TableScreen {
       onMove: (i, insertAt) => layoutHand(this, insertAt === null ? null : { from: i, to: insertAt }),
       onEnd: () => {
         showTargets(this, null, false);
-        if (state.deferred) {
-          const events = state.deferred;
-          state.deferred = null;
-          this.render(events);
-        } else layoutHand(this);
+        if (!state.deferred) layoutHand(this);
       },
       onDrop: (i, data) => dropOn(this, state.hand[i], data),
       onReorder: (from, to) => reorder(this, from, to),
       onTap: (i, how) => tapCard(this, i, how),
       insertionIndex: (x, y) => insertionIndex(this, x, y),
+      onIdle: () => {
+        if (!state.deferred) return;
+        const events = state.deferred;
+        state.deferred = null;
+        this.render(events);
+      },
     });
+  }
+
+  /**
+   * Draw what changed, now or, while a hand card is pressed or dragged, all but the
+   * hand (its cards stay under the pointer; it is drawn when the card is let go). The
+   * felt is drawn at once, and the dragged card's targets anew from the newest view:
+   * a drag started before the answer to the move before (a draw, a lay-off) came
+   * finds the targets that answer opened.
+   * @param {GameEvent[]} events
+   */
+  refresh(events) {
+    const state = this.state;
+    if (!this.drag.holding) { this.render(events); return; }
+    state.deferred = [...(state.deferred || []), ...events];
+    const view = state.view;
+    renderSide(this);
+    if (!view || view.phase === 'not_started') return;
+    const before = captureRects(this);
+    renderPiles(this);
+    renderOpponents(this);
+    renderMelds(this);
+    fitMelds(this);
+    renderControls(this);
+    animate(this, before, events);
+    const dragged = this.drag.draggedIndex;
+    if (dragged !== null) showTargets(this, state.hand[dragged], true);
   }
 
   /**
@@ -131,12 +159,7 @@ export class TableScreen {
       state.summaryFor = null;
       state.reopened = false;
     }
-    if (this.drag.active) {
-      state.deferred = [...(state.deferred || []), ...events];
-      renderSide(this);
-      return;
-    }
-    this.render(events);
+    this.refresh(events);
   }
 
   /** @param {string} what what changed in the app: language, chat, lobby, invitations, welcome, seats... */
@@ -154,7 +177,7 @@ export class TableScreen {
     }
     if (what === 'chat') { renderChat(this); return; }
     if (what === 'lobby' || what === 'invitations') { this.refreshInvite?.(); return; }
-    this.render([]);
+    this.refresh([]);
   }
 
   /**
@@ -213,7 +236,7 @@ export class TableScreen {
   /** The server refused a message: show the table as it is (the toast says why). */
   onError() {
     this.state.busy = false;
-    if (this.state.table?.view) this.render([]);
+    if (this.state.table?.view) this.refresh([]);
   }
 
   // What the elements and the app call: the player's intentions.

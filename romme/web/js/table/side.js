@@ -7,6 +7,7 @@ import { gamePotText } from '../chips.js';
 import { mutedAt } from '../friends.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
+import { play } from '../sound.js';
 import { renderChatLog, settingsChips } from '../widgets.js';
 import { logText, tableLog } from './log.js';
 import { renderControls } from './controls.js';
@@ -81,6 +82,8 @@ export function renderTimer(screen) {
   const view = state.view;
   const bars = /** @type {HTMLElement[]} */ ([...root.querySelectorAll('.turn-bar')]);
   if (!timer || !view || !['draw', 'play'].includes(view.phase)) {
+    warnTime(screen, null, 30);
+    knockWait(screen, null);
     ring.replaceChildren(h('span.timer-label', t('table.time_left')), h('strong', '–'));
     ring.style.setProperty('--p', '0');
     mini.textContent = '';
@@ -105,6 +108,10 @@ export function renderTimer(screen) {
   ring.setAttribute('aria-label', t('table.seconds_left', { n: Math.ceil(left) }));
   mini.textContent = `${Math.ceil(left)} s`;
   mini.classList.toggle('low', left < 10);
+  warnTime(screen, timer.seat === view.seat && !knockOpen ? left : null, timer.seconds || 30);
+  const held = knock && knockOpen && timer.seat === view.seat && view.phase === 'draw' && view.seat !== null
+    && !knock.seats?.includes(view.seat);
+  knockWait(screen, held ? Math.ceil((knock.deadline - now) / 1000) : null);
   for (const bar of bars) {
     bar.style.setProperty('--p', Number(bar.dataset.seat) === timer.seat ? String(frac) : '0');
   }
@@ -113,4 +120,40 @@ export function renderTimer(screen) {
   } else if (!els.knock.hidden) {
     renderControls(screen); // the knock window has closed
   }
+}
+
+/**
+ * The player's own last seconds: the own area and the status line turn red, the status
+ * line says how many seconds are left, and a tick sounds each of the last five (once a
+ * second). From a quarter of the turn time, at least 5 and at most 10 seconds.
+ * @param {TableScreen} screen
+ * @param {number | null} left the player's own seconds left (null: not the player's time)
+ * @param {number} seconds the turn time
+ */
+function warnTime(screen, left, seconds) {
+  const { els, state } = screen;
+  const warn = left !== null && left > 0 && left <= Math.min(10, Math.max(5, seconds / 4));
+  els.me.classList.toggle('time-low', warn);
+  els.status.classList.toggle('time-low', warn);
+  let note = els.status.querySelector('.time-warning');
+  if (!warn || left === null) { note?.remove(); state.tickSecond = null; return; }
+  const n = Math.ceil(left);
+  if (!note) { note = h('span.time-warning', { id: 'time-warning' }); els.status.append(note); }
+  note.textContent = t('table.seconds_left', { n });
+  if (n <= 5 && state.tickSecond !== n) { state.tickSecond = n; play('tick'); }
+}
+
+/**
+ * The player's turn has come while the others may still knock on the last discard:
+ * the status line says why the draw waits (the server holds it until the window
+ * closes: docs/protocol.md, the held draw under Time).
+ * @param {TableScreen} screen
+ * @param {number | null} seconds left of the knock window (null: no wait)
+ */
+function knockWait(screen, seconds) {
+  const status = screen.els.status;
+  let note = status.querySelector('.knock-wait');
+  if (seconds === null) { note?.remove(); return; }
+  if (!note) { note = h('span.knock-wait', { id: 'knock-wait' }); status.append(note); }
+  note.textContent = t('table.knock_wait', { seconds });
 }

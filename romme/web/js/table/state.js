@@ -28,7 +28,7 @@ import { botName } from '../botname.js';
  * @property {DOMRect} rect
  */
 
-/** @typedef {{key: string, seat: number, card?: Card | null, n?: number}} LastMove */
+/** @typedef {{key: string, seat: number, card?: Card | null, n?: number, timeout?: boolean}} LastMove */
 
 export class TableState {
   /** The table as the server sent it (null while it loads). @type {Table | null} */
@@ -57,8 +57,10 @@ export class TableState {
   busy = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   busyTimer = undefined;
-  /** Updates that came during a drag, rendered when it ends. @type {GameEvent[] | null} */
+  /** The events of updates that came while a hand card was held (pressed or dragged), drawn when it is let go. @type {GameEvent[] | null} */
   deferred = null;
+  /** The last of the player's final seconds a tick sounded for. @type {number | null} */
+  tickSecond = null;
   /** The discard pile takes a dragged or picked card (it is a drop target). */
   discardTargetActive = false;
   /** The latest move of another player, for the status line. @type {LastMove | null} */
