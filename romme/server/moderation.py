@@ -93,7 +93,6 @@ def end_connections(registry: Registry, player_id: int) -> None:
     registry.disconnect_player(player_id, 4401, notice=notice)
 
 
-
 def browser_mark(request: Request) -> tuple[str, bool]:
     """The request's browser mark, and whether it is new (to be set in the answer)."""
     mark = request.cookies.get(BROWSER_COOKIE, "")

@@ -31,7 +31,7 @@ from sqlalchemy import case, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store import accounts, ratings
-from romme.store.core import RELEASED, StoreCore, bad, check_json, is_id, is_int, iso, rowcount
+from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso, rowcount
 from romme.store.deletion import refuse_deleted_players
 from romme.store.errors import StoreError
 from romme.store.models import (
