@@ -175,6 +175,16 @@ class PlayerStore(StoreCore):
         The account's counter does not apply at an address the account has had a
         session from in the last 30 days: there, only the address's own counter
         does, so that guesses from elsewhere cannot lock the owner out at home."""
+        try:
+            return await self._count_login_failure_once(key, player, address)
+        except IntegrityError:
+            # Logins at the same moment made the same new counter (PostgreSQL):
+            # the row stands now, and is counted on, locked, by this second try.
+            return await self._count_login_failure_once(key, player, address)
+
+    async def _count_login_failure_once(
+        self, key: str | None, player: Player | None, address: str | None
+    ) -> list[str]:
         counted: list[str] = []
         now = self._now()
         async with self._write() as session:

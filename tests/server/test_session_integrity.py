@@ -15,6 +15,8 @@ import asyncio
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,8 +27,9 @@ from romme.server.auth import COOKIE_NAME
 
 from .conftest import ServerFactory, nickname
 from .helpers import Client, ServerProcess, create_table
+from .test_cluster import RedisServer
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 BACKENDS = ["sqlite", "postgresql"]
 PASSWORDS = ("first secret", "second secret")
@@ -111,7 +114,11 @@ async def _race(
         )
         for n in range(LOOPS)
     ]
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in running)), 120)
+    for loop, ran in zip(loops, running, strict=True):
+        waiting = asyncio.create_task(ran.wait())
+        await asyncio.wait([waiting, loop], timeout=120, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        assert ran.is_set(), f"round {round_no}: a login loop never logged in: {loop}"
     await end()
     codes = await asyncio.wait_for(asyncio.gather(*loops), 120)
     return cookies, codes
@@ -368,4 +375,65 @@ async def test_the_export_holds_friends_blocks_reports_and_statistics(
     theirs = (await cleo.http.get("/api/me/export")).json()
     assert theirs["blocks"] == [] and theirs["reports"] == []
     for client in (anna, ben, cleo):
+        await client.close()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _redis_up(nodes: list[ServerProcess], limit: float = 30) -> None:
+    deadline = time.monotonic() + limit
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            health = [(await http.get(n.base + "/healthz")).json() for n in nodes]
+            if all(h["redis"] for h in health):
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError("Redis is not up for every node")
+
+
+async def test_an_ended_session_closes_its_sockets_on_every_node(
+    make_server: ServerFactory, redis_server: RedisServer
+) -> None:
+    db_url = make_server("postgresql", start=False).db_url
+    node_a, node_b = (
+        make_server(db_url=db_url, extra=[*OPTIONS, "--redis", redis_server.url, "--node-id", n])
+        for n in ("node-a", "node-b")
+    )
+    await _redis_up([node_a, node_b])
+    laptop = await (await _registered(node_a, "cluster")).connect()
+    phone = await (await _login(node_b, laptop.nickname, PASSWORDS[0])).connect()
+    tablet = await (await _login(node_b, laptop.nickname, PASSWORDS[0])).connect()
+    listed = (await laptop.http.get("/api/sessions")).json()["sessions"]
+    phone_id = listed[1]["id"]  # newest first: the tablet's, the phone's, the laptop's
+    assert [s["current"] for s in listed] == [False, False, True]
+
+    # Ended on node-a, the phone's session closes its socket on node-b.
+    answer = await laptop.http.post("/api/sessions/revoke", json={"id": phone_id})
+    assert answer.json() == {"ok": True}
+    assert await _closed(phone) == 4401
+    await _still_open(tablet)
+    # A logout through node-a closes that session's socket on node-b.
+    tablet.http = httpx.AsyncClient(base_url=node_a.base, cookies=tablet.http.cookies)
+    assert (await tablet.http.post("/api/logout")).json() == {"ok": True}
+    assert await _closed(tablet) == 4401
+    await _still_open(laptop)
+    # A password change through node-b keeps its own session's socket on node-a.
+    other = await (await _login(node_a, laptop.nickname, PASSWORDS[0])).connect()
+    laptop.http = httpx.AsyncClient(base_url=node_b.base, cookies=laptop.http.cookies)
+    changed = await laptop.http.post(
+        "/api/account/password",
+        json={"old_password": PASSWORDS[0], "new_password": PASSWORDS[1]},
+    )
+    assert changed.json() == {"ok": True, "sessions_ended": 1}
+    assert await _closed(other) == 4401
+    await _still_open(laptop)
+    for client in (laptop, phone, tablet, other):
         await client.close()
