@@ -515,6 +515,7 @@ BODY_FIELDS: dict[str, dict[str, str]] = {
     "/api/account/password": {"old_password": "password", "new_password": "password"},
     "/api/account/delete": {"password": "password"},
     "/api/bonus": {},
+    "/api/economy/void": {"game": "int", "note": "text"},
 }
 """The fields of each POST route's JSON body and their kinds (see
 :meth:`HttpFuzzer.body_values`); ``test_fuzz.py`` checks that every POST route of
