@@ -164,11 +164,15 @@ async def _ledger(client: Client) -> dict[str, Any]:
 async def test_a_rematch_that_cannot_start_ends_failed_and_leaves_nothing(
     make_server: ServerFactory, backend: str
 ) -> None:
-    server = make_server(backend, time_scale=10, extra=["--accounts-per-hour", "0"])
+    # Every test client is 127.0.0.1: let two people of one address share a staked table.
+    options = ["--accounts-per-hour", "0", "--chip-accounts-per-address", "0"]
+    options += ["--chip-guest-stake-max", "1000000"]  # guests stake all they have
+    server = make_server(backend, time_scale=10, extra=options)
     a, b = await _guest(server, "sa"), await _guest(server, "sb")
     old = await create_table(a, seats=2, point_limit=1, stake=100)
-    await b.request({"type": "join_table", "table": old})
-    await a.request({"type": "start_game", "table": old})
+    assert (await b.request({"type": "join_table", "table": old}))["type"] == "table"
+    started = await a.request({"type": "start_game", "table": old})
+    assert started["type"] == "ok", started
     await play_out([Autoplayer(a, old), Autoplayer(b, old)], timeout=90)
     await a.expect("game_over")
     await b.expect("game_over")
