@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 BACKENDS = ["sqlite", "postgresql"]
 PASSWORDS = ("first secret", "second secret")
-ROUNDS = 20
+ROUNDS = 8
 """How many times each race is run."""
 LOOPS = 3
 """Login loops racing each password change or ban."""
