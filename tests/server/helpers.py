@@ -175,6 +175,20 @@ class Client:
         self.player = answer.json()["player"]
         return self
 
+    async def register(self, password: str) -> Client:
+        """Register an account with this client's nickname (and its session)."""
+        return await self._sign_in("/api/register", password)
+
+    async def login(self, password: str) -> Client:
+        """Log in (a new session of the account with this client's nickname)."""
+        return await self._sign_in("/api/login", password)
+
+    async def _sign_in(self, path: str, password: str) -> Client:
+        answer = await self.http.post(path, json={"nickname": self.nickname, "password": password})
+        assert answer.status_code == 200, answer.text
+        self.player = answer.json()["player"]
+        return self
+
     def cookie_header(self) -> str:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
@@ -287,6 +301,16 @@ class Client:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
         await self.http.aclose()
+
+
+def admin(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    """``romme admin ARGS`` on the server's database."""
+    return subprocess.run(
+        [sys.executable, "-m", "romme", "admin", "--db", server.db_url, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 async def create_table(host: Client, **settings: Any) -> int:

@@ -19,20 +19,11 @@ PASSWORD = "correct horse"
 
 
 async def _registered(server: ServerProcess, prefix: str) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": PASSWORD}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
-    return client
+    return await Client(server, nickname(prefix)).register(PASSWORD)
 
 
 async def _login(server: ServerProcess, name: str, password: str) -> Client:
-    client = Client(server, name)
-    answer = await client.http.post("/api/login", json={"nickname": name, "password": password})
-    assert answer.status_code == 200, answer.text
-    return client
+    return await Client(server, name).login(password)
 
 
 async def test_password_change_needs_the_old_one_and_ends_the_other_sessions(

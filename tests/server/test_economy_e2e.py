@@ -33,12 +33,7 @@ async def _me(client: Client) -> dict[str, Any]:
 
 
 async def _registered(server: Any, prefix: str) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": "password123"}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
+    client = await Client(server, nickname(prefix)).register("password123")
     return await client.connect()
 
 

@@ -6,15 +6,13 @@ login, and every action is in the moderation log."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import Client, ServerProcess, create_table
+from .helpers import Client, ServerProcess, admin, create_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,22 +20,7 @@ PASSWORD = "correct horse battery"
 
 
 async def _registered(server: ServerProcess, prefix: str) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": PASSWORD}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
-    return client
-
-
-def _admin(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "romme", "admin", "--db", server.db_url, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return await Client(server, nickname(prefix)).register(PASSWORD)
 
 
 async def _chat(client: Client, table: int, text: str) -> dict[str, Any]:
@@ -47,7 +30,7 @@ async def _chat(client: Client, table: int, text: str) -> dict[str, Any]:
 async def test_report_moderate_mute_ban_and_log(make_server: ServerFactory) -> None:
     server = make_server("sqlite", extra=["--accounts-per-hour", "0"])
     mod = await _registered(server, "mod")
-    assert _admin(server, "grant-moderator", mod.nickname).returncode == 0
+    assert admin(server, "grant-moderator", mod.nickname).returncode == 0
     alice = await (await _registered(server, "ali")).connect()
     bob = await (await _registered(server, "bob")).connect()
     try:

@@ -9,42 +9,25 @@ keeps its own standing."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import Client, ServerProcess, create_table
+from .helpers import Client, ServerProcess, admin, create_table
 
 pytestmark = pytest.mark.asyncio
 
 PASSWORD = "correct horse battery"
 
 
-def _admin(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "romme", "admin", "--db", server.db_url, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 async def _registered(server: ServerProcess, prefix: str) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": PASSWORD}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
-    return client
+    return await Client(server, nickname(prefix)).register(PASSWORD)
 
 
 async def _moderator(server: ServerProcess) -> Client:
     mod = await _registered(server, "mod")
-    done = _admin(server, "grant-moderator", mod.nickname)
+    done = admin(server, "grant-moderator", mod.nickname)
     assert done.returncode == 0, done.stderr
     return mod
 

@@ -12,8 +12,6 @@ everything docs/protocol.md lists.
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ from websockets.asyncio.client import connect
 from romme.server.auth import COOKIE_NAME
 
 from .conftest import ServerFactory, nickname
-from .helpers import Client, ServerProcess, create_table
+from .helpers import Client, ServerProcess, admin, create_table
 from .test_cluster import RedisServer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
@@ -43,31 +41,16 @@ refused logins (after the change) at an address of its own."""
 
 
 def _admin(server: ServerProcess, *args: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "romme", "admin", "--db", server.db_url, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = admin(server, *args)
     assert done.returncode == 0, done.stderr
 
 
 async def _registered(server: ServerProcess, prefix: str, password: str = PASSWORDS[0]) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": password}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
-    return client
+    return await Client(server, nickname(prefix)).register(password)
 
 
 async def _login(server: ServerProcess, name: str, password: str) -> Client:
-    client = Client(server, name)
-    answer = await client.http.post("/api/login", json={"nickname": name, "password": password})
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
-    return client
+    return await Client(server, name).login(password)
 
 
 async def _login_loop(
