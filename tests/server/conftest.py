@@ -23,6 +23,7 @@ from sqlalchemy.engine import make_url
 
 from ..postgres import pg_base_url
 from .helpers import ServerProcess
+from .redis_server import RedisServer
 
 _names = itertools.count(1)
 
@@ -124,3 +125,14 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     ).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server of the test's own."""
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -8,17 +8,15 @@ lost or doubled, and a spectator on a third node follows it. SIGTERM drains a no
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import Autoplayer, Client, ServerProcess, create_table, free_port, play_out
+from .helpers import Autoplayer, Client, ServerProcess, create_table, play_out
+from .redis_server import RedisServer
 from .test_matches import registered
 from .test_recovery import _play_until
 from .verify import check_log, check_messages
@@ -27,47 +25,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 TAKEOVER_LIMIT = 15.0
 """Seconds within which another node runs a dead node's tables."""
-
-
-class RedisServer:
-    """A redis-server of one test, on a free port, persisting nothing."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.workdir = workdir
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--daemonize", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while (
-            subprocess.run(
-                ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True
-            ).stdout.strip()
-            != "PONG"
-        ):
-            assert self.proc.poll() is None and time.monotonic() < deadline, "no redis-server"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _node(make_server: ServerFactory, db_url: str, redis_url: str, name: str) -> ServerProcess:

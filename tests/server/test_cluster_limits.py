@@ -13,7 +13,8 @@ import pytest
 
 from .conftest import ServerFactory, nickname
 from .helpers import Client, ServerProcess
-from .test_cluster import RedisServer, _node, _owner, redis  # noqa: F401 - the fixture
+from .redis_server import RedisServer
+from .test_cluster import _node, _owner
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
@@ -28,7 +29,7 @@ async def _on(node: ServerProcess, first: Client) -> Client:
 
 async def test_the_waiting_table_limit_and_an_ended_watch_hold_over_nodes(
     make_server: ServerFactory,
-    redis: RedisServer,  # noqa: F811
+    redis: RedisServer,
 ) -> None:
     db_url = make_server("postgresql", start=False).db_url
     nodes = [_node(make_server, db_url, redis.url, name) for name in ("node-a", "node-b")]

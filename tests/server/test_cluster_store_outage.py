@@ -23,7 +23,8 @@ from romme.server.ownership import LEASE_SECONDS
 
 from .conftest import ServerFactory, nickname
 from .helpers import Autoplayer, Client, ServerProcess, create_table, free_port, play_out
-from .test_cluster import RedisServer, _node
+from .redis_server import RedisServer
+from .test_cluster import _node
 from .test_recovery import _play_until
 from .verify import check_log, check_messages
 

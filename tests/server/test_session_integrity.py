@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +23,7 @@ from romme.server.auth import COOKIE_NAME
 
 from .conftest import ServerFactory, nickname
 from .helpers import Client, ServerProcess, admin, create_table
-from .test_cluster import RedisServer
+from .redis_server import RedisServer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
@@ -361,16 +359,6 @@ async def test_the_export_holds_friends_blocks_reports_and_statistics(
         await client.close()
 
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 async def _redis_up(nodes: list[ServerProcess], limit: float = 30) -> None:
     deadline = time.monotonic() + limit
     async with httpx.AsyncClient() as http:
@@ -383,11 +371,11 @@ async def _redis_up(nodes: list[ServerProcess], limit: float = 30) -> None:
 
 
 async def test_an_ended_session_closes_its_sockets_on_every_node(
-    make_server: ServerFactory, redis_server: RedisServer
+    make_server: ServerFactory, redis: RedisServer
 ) -> None:
     db_url = make_server("postgresql", start=False).db_url
     node_a, node_b = (
-        make_server(db_url=db_url, extra=[*OPTIONS, "--redis", redis_server.url, "--node-id", n])
+        make_server(db_url=db_url, extra=[*OPTIONS, "--redis", redis.url, "--node-id", n])
         for n in ("node-a", "node-b")
     )
     await _redis_up([node_a, node_b])
