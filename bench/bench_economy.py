@@ -60,7 +60,8 @@ from argon2 import PasswordHasher, profiles
 from sqlalchemy import case, func, or_, select
 
 from romme.store import Store, StoreError
-from romme.store.chips import ChipPolicy, house_account
+from romme.store.chip_policy import ChipPolicy
+from romme.store.ledger import house_account
 from romme.store.models import ChipAccount, ChipMovement, Player
 
 SEED = bytes(range(32))

@@ -1,7 +1,7 @@
 """The HTTP routes of play money: a player's balance with the bonus, claiming the
 bonus, the chip history (the player's own only), the house's account (moderators).
 The ranking by chips won this month is a branch of ``GET /api/rankings``; the
-ledger itself is :mod:`romme.store.chips`."""
+ledger itself is :mod:`romme.store.chips` and :mod:`romme.store.ledger`."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from romme.store.chips import ChipPolicy
+from romme.store.chip_policy import ChipPolicy
 from romme.store.database import SQLITE_SYNCHRONOUS
 
 __all__ = [
@@ -122,7 +122,7 @@ class ServerOptions:
     """Chat lines the players of one network address may say per second sustained."""
     chat_burst_per_address: int = 20
     """Chat lines the players of one address may say at once."""
-    # Play money (romme.store.chips, docs/protocol.md "Chips and stakes").
+    # Play money (romme.store.chip_policy, docs/protocol.md "Chips and stakes").
     chip_grant: int = 10_000
     """Chips on a new account, guests' too."""
     chip_bonus: int = 1_000

@@ -9,7 +9,7 @@ from typing import Any
 from romme.bots import LEVELS_HELP, is_level
 from romme.engine.rules import Rules
 from romme.server.errors import ProtocolError
-from romme.store.chips import STAKE_MAX
+from romme.store.chip_policy import STAKE_MAX
 
 __all__ = ["TableSettings", "parse_settings", "settings_from_json"]
 

@@ -111,6 +111,16 @@ class StoreCore:
             raise StoreError("no_such_player", f"there is no player {player_id}")
         return player
 
+    async def _player_named(self, session: AsyncSession, nickname: object) -> Player:
+        """The player of a nickname, or of an id (an ``int``)."""
+        if isinstance(nickname, int) and not isinstance(nickname, bool):
+            return await self._require_player(session, nickname)
+        key = accounts.lookup_key(nickname) if isinstance(nickname, str) else None
+        player = None if key is None else await self._player_by_key(session, key)
+        if player is None:
+            raise StoreError("no_such_player", f"there is no player {nickname!r}")
+        return player
+
     @staticmethod
     async def _require_table(
         session: AsyncSession, table_id: int, lock: bool = False, epoch: int | None = None

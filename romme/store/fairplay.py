@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from romme.store.chips import GAME_REASONS, debit, house_account, lock_accounts, transfer
 from romme.store.core import StoreCore, bad, is_id, is_int
 from romme.store.errors import StoreError
+from romme.store.ledger import GAME_REASONS, debit, house_account, lock_accounts, transfer
 from romme.store.models import (
     ChipAccount,
     ChipMovement,

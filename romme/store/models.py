@@ -461,7 +461,7 @@ class PlayerStatistics(Base):
 
 
 class ChipAccount(Base):
-    """An account of the play-money ledger (:mod:`romme.store.chips`): a player's
+    """An account of the play-money ledger (:mod:`romme.store.ledger`): a player's
     (``player_id``), the house's, or a game's escrow (``table_id``), which holds the
     stakes from the start of the game until it is settled."""
 

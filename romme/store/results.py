@@ -17,10 +17,11 @@ from sqlalchemy.orm import aliased
 
 from romme.engine.fairness import commitment_of, round_seed
 from romme.store import accounts, ratings
-from romme.store.chips import ChipPolicy, refund_stakes, settle_stakes
+from romme.store.chip_policy import ChipPolicy
 from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.errors import StoreError
 from romme.store.history import seat_infos
+from romme.store.ledger import refund_stakes, settle_stakes
 from romme.store.models import GameResult, GameSeat, GameTable, Player
 from romme.store.outcome import judge
 from romme.store.standing import established, established_clauses

@@ -11,13 +11,11 @@ do not count) and registered long enough ago (docs/chips.md).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from romme.store.chip_policy import ChipPolicy
 from romme.store.core import RELEASED
 from romme.store.models import Player
-
-if TYPE_CHECKING:
-    from romme.store.chips import ChipPolicy
 
 __all__ = ["established", "established_clauses", "stake_limit"]
 

@@ -23,9 +23,10 @@ from romme.engine.cardluck import hand_luck, spread
 from romme.engine.fairness import deal_from_seed, round_seed
 from romme.engine.rules import Rules
 from romme.store import ratings
-from romme.store.chips import ChipPolicy, chips_won_and_lost
+from romme.store.chip_policy import ChipPolicy
 from romme.store.core import StoreCore, bad, is_int
 from romme.store.fresh import Fresh
+from romme.store.ledger import chips_won_and_lost
 from romme.store.levels import (
     GAME_PLAYED_XP,
     GAME_WON_XP,

@@ -14,9 +14,10 @@ restart from its rules, match seed and actions (:meth:`Store.tables_to_rebuild`)
 :mod:`~romme.store.results`, :mod:`~romme.store.chat`,
 :mod:`~romme.store.invitations`, :mod:`~romme.store.housekeeping`,
 :mod:`~romme.store.history`, :mod:`~romme.store.friends`,
-:mod:`~romme.store.moderation`, :mod:`~romme.store.account_owner`,
-:mod:`~romme.store.leases` and :mod:`~romme.store.rebuild`, on top of
-:mod:`~romme.store.core` and :mod:`~romme.store.database`.
+:mod:`~romme.store.reports`, :mod:`~romme.store.moderation`,
+:mod:`~romme.store.account_owner`, :mod:`~romme.store.leases` and
+:mod:`~romme.store.rebuild`, on top of :mod:`~romme.store.core` and
+:mod:`~romme.store.database`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from romme.store.leases import LeaseStore
 from romme.store.moderation import ModerationStore
 from romme.store.players import PlayerStore
 from romme.store.rebuild import RebuildStore
+from romme.store.reports import ReportStore
 from romme.store.results import ResultStore
 from romme.store.sanction_links import SanctionLinkStore
 from romme.store.sessions import SessionStore
@@ -71,6 +73,7 @@ class Store(
     ResultStore,
     ChatStore,
     InvitationStore,
+    ReportStore,
     ModerationStore,
     SanctionLinkStore,
     AnalysisStore,

@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from romme.store import Store, StoreError
-from romme.store.chips import ChipPolicy
+from romme.store.chip_policy import ChipPolicy
 from romme.store.models import Base
 
 from ..postgres import pg_base_url

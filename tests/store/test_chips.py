@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from romme.store import Store, StoreError
-from romme.store.chips import ChipPolicy, house_account, operating_cost
+from romme.store.chip_policy import ChipPolicy, operating_cost
+from romme.store.ledger import house_account
 from romme.store.models import ChipAccount, ChipMovement
 from romme.store.ratings import places
 

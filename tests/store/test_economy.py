@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import update
 
 from romme.store import Store, StoreError
-from romme.store.chips import ChipPolicy, house_account
+from romme.store.chip_policy import ChipPolicy
+from romme.store.ledger import house_account
 from romme.store.models import ChipAccount
 
 from .helpers import FakeClock

@@ -7,7 +7,7 @@ import pytest
 
 from romme.store import Store, StoreError
 from romme.store.limits import LimitReached
-from romme.store.moderation import REPORTS_PER_HOUR
+from romme.store.reports import REPORTS_PER_HOUR
 
 from .helpers import FakeClock, snapshot
 

@@ -24,7 +24,7 @@ from romme.server.settings import TableSettings
 from romme.server.table.host import Subscriber, TableHost
 from romme.server.table.seats import CLOSED, PLAYING, WAITING, SeatState, TableStatus
 from romme.store import StoreError
-from romme.store.chips import operating_cost
+from romme.store.chip_policy import operating_cost
 
 __all__ = ["Seating"]
 

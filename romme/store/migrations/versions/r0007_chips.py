@@ -20,7 +20,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 HOUSE_FLOAT = 1_000_000_000
-"""The house's grant (``romme.store.chips.HOUSE_FLOAT`` when this was written)."""
+"""The house's grant (``romme.store.ledger.HOUSE_FLOAT`` when this was written)."""
 
 
 def upgrade() -> None:
