@@ -97,6 +97,11 @@ class Connection:
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.nickname}>"
 
+    def send_from(self, sender_id: int, text: str) -> None:
+        """A chat line of ``sender_id``: not sent if this player blocked that one."""
+        if sender_id not in self.hidden_ids:
+            self.send(text)
+
     def send(self, text: str) -> None:
         if self.closed or self._sent_now(text):
             return

@@ -70,6 +70,9 @@ class Registry:
         self.disconnect_elsewhere: Callable[[int, dict[str, Any]], None] | None = None
         """Closes a player's connections on the other nodes of a cluster, as
         :meth:`disconnect_here` with these arguments."""
+        self.blocks_elsewhere: Callable[[int], None] | None = None
+        """Tells the other nodes of a cluster that the player's blocks changed (the
+        tables there filter what they send to its connections by them)."""
         self.online_elsewhere: frozenset[int] = frozenset()
         """The players connected to other nodes of a cluster, as the nodes last
         told each other (:mod:`romme.server.lobby_share`)."""
@@ -127,6 +130,12 @@ class Registry:
         self.send_here(player_id, text, skip)
         if self.elsewhere is not None:
             self.elsewhere(player_id, text, skip)
+
+    def blocks_changed(self, player_id: int) -> None:
+        """The player blocked or unblocked someone: its connections that other nodes'
+        tables serve take the new blocks too (this node's share one set already)."""
+        if self.blocks_elsewhere is not None:
+            self.blocks_elsewhere(player_id)
 
     def send_here(self, player_id: int, text: str, skip: Connection | None = None) -> None:
         """Send to every connection of a player on this node (but ``skip``)."""

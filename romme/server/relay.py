@@ -101,6 +101,12 @@ class RemoteConnection(Connection):
         if not self.closed:
             self.relay.publish(inbox(self.node), f"send {self.remote_id}\n{text}")
 
+    def send_from(self, sender_id: int, text: str) -> None:
+        """The client's node filters the line again by the blocks it holds: a block
+        made there a moment ago holds before this node has heard of it."""
+        if not self.closed and sender_id not in self.hidden_ids:
+            self.relay.publish(inbox(self.node), f"send {self.remote_id} {sender_id}\n{text}")
+
     def send_lobby(self, text: str) -> None:
         """The lobby comes from the client's own node."""
 
@@ -148,6 +154,7 @@ class Relay:
         self.hub.lobby.on_said = self._said
         self.hub.registry.elsewhere = self._to_player
         self.hub.registry.disconnect_elsewhere = self._disconnect_player
+        self.hub.registry.blocks_elsewhere = self._blocks_changed
         self._tasks = [
             asyncio.create_task(self._send_loop()),
             asyncio.create_task(self._listen_loop()),
@@ -169,6 +176,15 @@ class Relay:
         """A player's sessions ended: the other nodes close its connections there
         (``Registry.disconnect_here``)."""
         self.publish(ALL, json.dumps({"disconnect": player_id, **ending, "node": self.node}))
+
+    def _blocks_changed(self, player_id: int) -> None:
+        """A player's blocks changed here: the other nodes read them again for the
+        remote connections of that player they keep."""
+        self.publish(ALL, json.dumps({"blocks": player_id, "node": self.node}))
+
+    async def _blocked_ids(self, player_id: int) -> set[int]:
+        record = await self.hub.social.load(player_id)
+        return {blocked_id for blocked_id, _ in record.blocked}
 
     async def close(self) -> None:
         for task in [*self._tasks, *(r.task for r in self._remote.values())]:
@@ -309,6 +325,8 @@ class Relay:
             conn = self._local.get(int(args[0]))
             if conn is None:
                 pass
+            elif len(args) > 1:
+                conn.send_from(int(args[1]), body)  # a chat line of that player
             elif body.startswith(_WHOLE_LOBBY):
                 # The lobby comes from the client's own node (the base of its deltas).
                 self.hub.spawn(self.hub.lobby.send_to(conn))
@@ -344,6 +362,12 @@ class Relay:
             self.hub.registry.disconnect_here(
                 data["disconnect"], data["code"], data["only"], data["keep"], data["notice"]
             )
+        elif "blocks" in data:
+            theirs = [r for r in self._remote.values() if r.player_id == data["blocks"]]
+            if theirs:
+                blocked = await self._blocked_ids(data["blocks"])
+                for connection in theirs:
+                    connection.hidden_ids = blocked
         elif "lobby" in data:
             self.share.received(data)
         elif "chat" in data:
@@ -388,9 +412,11 @@ class Relay:
             player = await self.hub.store.get_player(player_id)
             if player is None:
                 return None
+            blocked = await self._blocked_ids(player_id)
             remote = self._remote.get((node, conn_id))
             if remote is None:
                 remote = self._remote[node, conn_id] = RemoteConnection(self, node, conn_id, player)
+                remote.hidden_ids = blocked
         return remote
 
     def _drop(self, remote: RemoteConnection) -> None:

@@ -106,7 +106,7 @@ class Social:
             other,
             msg_id,
             lambda: self.store.block(conn.player_id, other.id),
-            then=lambda: self._hidden.setdefault(conn.player_id, set()).add(other.id),
+            then=lambda: self._hide(conn.player_id, other.id, True),
         )
 
     async def unblock(self, conn: Connection, nickname: str, msg_id: Any) -> None:
@@ -116,8 +116,18 @@ class Social:
             other,
             msg_id,
             lambda: self.store.unblock(conn.player_id, other.id),
-            then=lambda: self._hidden.get(conn.player_id, set()).discard(other.id),
+            then=lambda: self._hide(conn.player_id, other.id, False),
         )
+
+    def _hide(self, player_id: int, other_id: int, hidden: bool) -> None:
+        """Hide (or show again) ``other_id``'s lines on every connection of the
+        player: here at once, on the other nodes of a cluster as soon as they hear."""
+        ids = self._hidden.setdefault(player_id, set())
+        if hidden:
+            ids.add(other_id)
+        else:
+            ids.discard(other_id)
+        self.registry.blocks_changed(player_id)
 
     async def _change(
         self,

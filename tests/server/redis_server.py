@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from pathlib import Path
 
-from .helpers import free_port
+import httpx
+
+from .helpers import ServerProcess, free_port
 
 
 class RedisServer:
@@ -38,3 +41,15 @@ class RedisServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+
+
+async def redis_up(nodes: list[ServerProcess], limit: float = 30) -> None:
+    """Wait until every node says (GET /healthz) that it reaches Redis."""
+    deadline = time.monotonic() + limit
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            health = [(await http.get(n.base + "/healthz")).json() for n in nodes]
+            if all(h["redis"] for h in health):
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError("Redis is not up for every node")

@@ -21,12 +21,7 @@ pytestmark = pytest.mark.asyncio
 
 
 async def registered(server: ServerProcess, prefix: str) -> Client:
-    client = Client(server, nickname(prefix))
-    answer = await client.http.post(
-        "/api/register", json={"nickname": client.nickname, "password": "secret-pass"}
-    )
-    assert answer.status_code == 200, answer.text
-    client.player = answer.json()["player"]
+    client = await Client(server, nickname(prefix)).register("secret-pass")
     return await client.connect()
 
 

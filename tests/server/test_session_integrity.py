@@ -23,7 +23,7 @@ from romme.server.auth import COOKIE_NAME
 
 from .conftest import ServerFactory, nickname
 from .helpers import Client, ServerProcess, admin, create_table
-from .redis_server import RedisServer
+from .redis_server import RedisServer, redis_up
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
@@ -359,17 +359,6 @@ async def test_the_export_holds_friends_blocks_reports_and_statistics(
         await client.close()
 
 
-async def _redis_up(nodes: list[ServerProcess], limit: float = 30) -> None:
-    deadline = time.monotonic() + limit
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            health = [(await http.get(n.base + "/healthz")).json() for n in nodes]
-            if all(h["redis"] for h in health):
-                return
-            await asyncio.sleep(0.1)
-    raise AssertionError("Redis is not up for every node")
-
-
 async def test_an_ended_session_closes_its_sockets_on_every_node(
     make_server: ServerFactory, redis: RedisServer
 ) -> None:
@@ -378,7 +367,7 @@ async def test_an_ended_session_closes_its_sockets_on_every_node(
         make_server(db_url=db_url, extra=[*OPTIONS, "--redis", redis.url, "--node-id", n])
         for n in ("node-a", "node-b")
     )
-    await _redis_up([node_a, node_b])
+    await redis_up([node_a, node_b])
     laptop = await (await _registered(node_a, "cluster")).connect()
     phone = await (await _login(node_b, laptop.nickname, PASSWORDS[0])).connect()
     tablet = await (await _login(node_b, laptop.nickname, PASSWORDS[0])).connect()

@@ -488,8 +488,7 @@ class TableActor(Timing):
         self.chat.append(data)
         text = dumps(messages.table_chat(self.id, messages.public_chat(data)))
         for other in list(self.subscribers):
-            if conn.player_id not in other.hidden_ids:
-                other.send(text)
+            other.send_from(conn.player_id, text)
 
     # ------------------------------------------------------- computer opponents
 

@@ -40,6 +40,11 @@ class Subscriber(Protocol):
         """Queue a message (JSON text); never blocks the table."""
         ...
 
+    def send_from(self, sender_id: int, text: str) -> None:
+        """Queue a chat line of the player ``sender_id``, unless this connection's
+        player blocked that one."""
+        ...
+
     def error(self, exc: ProtocolError | EngineError | StoreError, msg_id: Any = None) -> None:
         """Send an ``error`` (answering the request ``msg_id``)."""
         ...

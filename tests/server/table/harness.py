@@ -50,6 +50,10 @@ class FakeConnection:
     def send(self, text: str) -> None:
         self.messages.append(json.loads(text))
 
+    def send_from(self, sender_id: int, text: str) -> None:
+        if sender_id not in self.hidden_ids:
+            self.send(text)
+
     def error(self, exc: ProtocolError | EngineError | StoreError, msg_id: Any = None) -> None:
         self.send(messages.dumps(messages.error(exc.code, exc.message, msg_id)))
 
