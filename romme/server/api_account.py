@@ -59,21 +59,7 @@ async def delete_account(request: Request) -> Response:
     hub = state.open_hub()
     placeholder, chat_ids = await state.open_store().delete_account(me.id, password)
     hub.registry.disconnect_player(me.id, 4401)
-    # What the server holds in memory follows the store: the chat lines go, the
-    # seats and hosts of the tables still open show the placeholder.
-    for table in hub.tables.hosted_by(me.id):
-        table.host = placeholder
-    for table in hub.registry.tables.values():
-        seat = table.seat_of(me.id)
-        if seat is not None:
-            table.seats[seat].nickname = placeholder
-    await hub.guests.give_up_waiting_seats(me.id)
-    hub.lobby.chat = [line for line in hub.lobby.chat if line["id"] not in chat_ids]
-    for table in hub.registry.tables.values():
-        kept = [line for line in table.chat if line["id"] not in chat_ids]
-        table.chat.clear()
-        table.chat.extend(kept)
-    hub.lobby.changed()
+    await hub.account_deleted(me.id, placeholder, chat_ids)
     return _signed_out(request, JSONResponse({"ok": True, "nickname": placeholder}))
 
 

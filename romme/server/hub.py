@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from romme.engine.errors import EngineError
@@ -25,6 +25,7 @@ from romme.server.chatfilter import ChatFilter
 from romme.server.chatrate import ChatRate
 from romme.server.config import ServerOptions, default_node_id
 from romme.server.connection import Connection, ConnectionRefused
+from romme.server.deleted_account import forget_deleted_account
 from romme.server.errors import ProtocolError
 from romme.server.guests import GuestNames
 from romme.server.housekeeping import gc_loop, housekeeping_loop
@@ -290,6 +291,22 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None and not self.shutting_down:
                 table.post(table.unsubscribe, conn)
+
+    async def account_deleted(
+        self,
+        player_id: int,
+        placeholder: str,
+        chat_ids: Collection[int],
+        *,
+        here_only: bool = False,
+    ) -> None:
+        """The account was deleted (on this node, or on another: ``here_only``): this
+        node's tables and chat follow, and the other nodes are told."""
+        if self.relay is not None and not here_only:
+            self.relay.account_deleted(player_id, placeholder, sorted(chat_ids))
+        await forget_deleted_account(
+            self.registry, self.lobby, self.guests, player_id, placeholder, chat_ids
+        )
 
     def _watch_host(self, table: TableActor) -> None:
         """A waiting table whose host has no connection is closed after

@@ -37,6 +37,11 @@ class NodeLink(Protocol):
 
     def disconnected(self, conn: Connection) -> None: ...
 
+    def account_deleted(self, player_id: int, placeholder: str, chat_ids: list[int]) -> None:
+        """An account was deleted here: the other nodes' memory follows
+        (:func:`romme.server.deleted_account.forget_deleted_account`)."""
+        ...
+
     def taken(self, table_ids: list[int]) -> None:
         """This node took these tables over."""
         ...

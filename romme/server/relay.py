@@ -182,6 +182,19 @@ class Relay:
         remote connections of that player they keep."""
         self.publish(ALL, json.dumps({"blocks": player_id, "node": self.node}))
 
+    def account_deleted(self, player_id: int, placeholder: str, chat_ids: list[int]) -> None:
+        self.publish(
+            ALL,
+            json.dumps(
+                {
+                    "deleted": player_id,
+                    "placeholder": placeholder,
+                    "chat": chat_ids,
+                    "node": self.node,
+                }
+            ),
+        )
+
     async def _blocked_ids(self, player_id: int) -> set[int]:
         record = await self.hub.social.load(player_id)
         return {blocked_id for blocked_id, _ in record.blocked}
@@ -361,6 +374,12 @@ class Relay:
         elif "disconnect" in data:
             self.hub.registry.disconnect_here(
                 data["disconnect"], data["code"], data["only"], data["keep"], data["notice"]
+            )
+        elif "deleted" in data:
+            self.hub.spawn(
+                self.hub.account_deleted(
+                    data["deleted"], data["placeholder"], data["chat"], here_only=True
+                )
             )
         elif "blocks" in data:
             theirs = [r for r in self._remote.values() if r.player_id == data["blocks"]]

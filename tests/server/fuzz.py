@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import random
 import re
 import subprocess
 import sys
@@ -36,7 +37,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 import httpx
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisDeprecationWarning
 from starlette.routing import Route
@@ -331,12 +332,17 @@ def _always() -> bool:
 def _fuzz_until(round_: Callable[[], None], seconds: float, enough: Enough) -> None:
     """Run rounds for ``seconds``, then on while not ``enough`` was sent, for at
     most four times as long again: on a loaded machine fewer requests fit in the
-    time, which is no fault of the server's (and a test asks for a minimum)."""
+    time, which is no fault of the server's (and a test asks for a minimum).
+    Each round has a seed of its own: under a fixed seed (pytest-randomly sets
+    one per test) Hypothesis would send the same examples every round."""
+    first = random.getrandbits(32)
     started = time.monotonic()
+    rounds = 0
     while time.monotonic() - started < seconds or (
         not enough() and time.monotonic() - started < 5 * seconds
     ):
-        round_()
+        seed(first + rounds)(round_)()
+        rounds += 1
 
 
 class LoopThread:

@@ -1,11 +1,14 @@
-"""Blocks over a cluster of real nodes (``romme serve --redis``, one PostgreSQL
-database, one redis-server): a player connected to one node, at a table another
-node runs, gets no table chat of a player it blocked, neither live nor in the
-table's history, whether the block came before it sat down or after, and again
-after it unblocks."""
+"""Blocks and deletions over a cluster of real nodes (``romme serve --redis``, one
+PostgreSQL database, one redis-server). A player connected to one node, at a
+table another node runs, gets no table chat of a player it blocked, neither live
+nor in the table's history, from the block's reply on and after a reload, and
+gets it again after it unblocks. An account deleted through one node leaves the
+waiting tables, the table chat and the lobby chat of the other nodes too."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -17,6 +20,9 @@ from .test_cluster import _node, _owner
 from .test_matches import registered
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
+
+PASSWORD = "secret-pass"
+"""The password :func:`registered` gives."""
 
 
 async def _member(node: ServerProcess, prefix: str) -> Client:
@@ -38,10 +44,14 @@ async def _said(speaker: Client, table: int, text: str) -> None:
     assert reply["type"] == "ok", reply
 
 
-async def _history(client: Client, table: int) -> list[str]:
+async def _table_of(client: Client, table: int) -> dict[str, Any]:
     snapshot: dict[str, Any] = await client.request({"type": "resync", "table": table})
     assert snapshot["type"] == "table", snapshot
-    return [line["text"] for line in snapshot["table"]["chat"]]
+    return snapshot["table"]  # type: ignore[no-any-return]
+
+
+async def _history(client: Client, table: int) -> list[str]:
+    return [line["text"] for line in (await _table_of(client, table))["chat"]]
 
 
 async def test_a_block_holds_at_a_table_of_another_node(
@@ -92,4 +102,46 @@ async def test_a_block_holds_at_a_table_of_another_node(
     await reload.expect("table_chat", lambda m: m["message"]["text"] == "sorry", start=start)
     assert "sorry" in await _history(reload, table)
     for client in (cleo, max_, reload):
+        await client.close()
+
+
+async def test_a_deletion_reaches_the_tables_and_chat_of_every_node(
+    make_server: ServerFactory, redis: RedisServer
+) -> None:
+    db_url = make_server("postgresql", start=False).db_url
+    nodes = [_node(make_server, db_url, redis.url, name) for name in ("node-a", "node-b")]
+    await redis_up(nodes)
+    cleo = await _member(nodes[0], "dc")
+    table = await create_table(cleo, seats=3)
+    owner, _ = await _owner(nodes, table, 10)
+    elsewhere = nodes[1] if owner is nodes[0] else nodes[0]
+    if cleo.server is not owner:  # Cleo follows the table from its own node
+        cleo = await _member(owner, "dc")
+        assert (await cleo.request({"type": "join_table", "table": table}))["type"] == "table"
+    dana = await _member(elsewhere, "dd")  # deletes her account through the other node
+    assert (await dana.request({"type": "join_table", "table": table}))["type"] == "table"
+    await _said(dana, table, "hello table")
+    assert (await dana.request({"type": "lobby_chat", "text": "bye all"}))["type"] == "ok"
+    await cleo.expect("lobby_chat", lambda m: m["message"]["text"] == "bye all")
+    assert "hello table" in await _history(cleo, table)
+
+    deleted = await dana.http.post("/api/account/delete", json={"password": PASSWORD})
+    assert deleted.status_code == 200, deleted.text
+
+    # The table's node gives up her waiting seat and forgets her lines.
+    deadline = time.monotonic() + 10
+    while True:
+        now = await _table_of(cleo, table)
+        seated = [s["nickname"] for s in now["seats"] if s.get("nickname")]
+        if dana.nickname not in seated:
+            break
+        assert time.monotonic() < deadline, f"the deleted player still sits there: {now['seats']}"
+        await asyncio.sleep(0.1)
+    assert "hello table" not in [line["text"] for line in now["chat"]]
+    reload = Client(owner, cleo.nickname)
+    reload.http.cookies = cleo.http.cookies
+    await reload.connect()
+    lobby = await reload.expect("lobby")
+    assert "bye all" not in [line["text"] for line in lobby["chat"]]
+    for client in (cleo, reload):
         await client.close()
