@@ -14,6 +14,7 @@ from typing import Any
 
 from romme.engine.game import Game
 from romme.engine.rules import Rules
+from tests.web.conftest import shot
 from tests.web.ui import login_guest, open_table, settle, wait_for
 
 # The table's answer to the actions sent so far, kept until the test delivers it: the
@@ -48,8 +49,14 @@ _FAKE_TABLE = """() => {
   };
 }"""
 
-# A point on the element that is really on top there, without waiting for cards to land.
-_TOP_POINT = """(el) => {
+# A point on the element that is really on top there, without waiting for cards to
+# land; with `still`, only once no card of the hand is moving (a card of the hand
+# pressed while the hand closes up behind the card played before would be another
+# card by the time the press arrives).
+_TOP_POINT = """(el, still) => {
+  const moving = document.getAnimations().some((a) => a.playState === 'running'
+    && a.effect?.target instanceof Element && a.effect.target.closest('#hand'));
+  if (still && moving) return null;
   const r = el.getBoundingClientRect();
   for (const fy of [0.3, 0.5, 0.15]) for (const fx of [0.15, 0.3, 0.08, 0.5]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
@@ -85,13 +92,24 @@ def crafted_view(phase: str) -> dict[str, Any]:
     return view
 
 
-def top_point(page: Any, selector: str) -> tuple[float, float]:
-    found = wait_for(
-        page,
-        lambda: page.eval_on_selector(selector, _TOP_POINT),
-        5,
-        f"{selector} to be on top somewhere",
-    )
+_COVER = """(el) => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const top = document.elementFromPoint(x, y);
+  const name = (e) => e ? `${e.tagName}#${e.id}.${[...e.classList].join('.')}` : 'nothing';
+  return `${name(el)} at ${JSON.stringify(r)} in ${innerWidth}x${innerHeight}; on top: ${name(top)}, in ${name(top?.parentElement)}`;
+}"""
+
+
+def top_point(page: Any, selector: str, why: str = "", still: bool = False) -> tuple[float, float]:
+    try:
+        found = wait_for(
+            page, lambda: page.eval_on_selector(selector, _TOP_POINT, still), 5, selector
+        )
+    except AssertionError:
+        shot(page, "quick-drag-covered")
+        where = page.eval_on_selector(selector, _COVER)
+        raise AssertionError(f"{selector} is not on top anywhere{why}: {where}") from None
     return float(found[0]), float(found[1])
 
 
@@ -102,7 +120,7 @@ def quick_drag(page: Any, card: str, target: str, deliver: str) -> None:
     way), "after" it is let go."""
     if deliver == "before":
         page.evaluate("window.__romme.deliver()")
-    sx, sy = top_point(page, f'#hand [data-card="{card}"]')
+    sx, sy = top_point(page, f'#hand [data-card="{card}"]', still=True)
     page.mouse.move(sx, sy)
     page.mouse.down()
     if deliver == "press":
@@ -111,7 +129,7 @@ def quick_drag(page: Any, card: str, target: str, deliver: str) -> None:
     page.mouse.move(sx + 20, sy - 80, steps=3)
     if deliver == "drag":
         page.evaluate("window.__romme.deliver()")
-    tx, ty = top_point(page, target)
+    tx, ty = top_point(page, target, f" (dragging {card}, the answer {deliver})")
     page.mouse.move(tx, ty, steps=6)
     page.mouse.up()
     if deliver == "after":
