@@ -17,6 +17,7 @@ from .conftest import ServerFactory
 from .helpers import Client, ServerProcess, create_table
 from .redis_server import RedisServer, redis_up
 from .test_cluster import _node, _owner
+from .test_cluster_limits import _on
 from .test_matches import registered
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
@@ -51,6 +52,13 @@ async def _table_of(client: Client, table: int) -> dict[str, Any]:
     return table_view
 
 
+async def _two_nodes(make_server: ServerFactory, redis: RedisServer) -> list[ServerProcess]:
+    db_url = make_server("postgresql", start=False).db_url
+    nodes = [_node(make_server, db_url, redis.url, name) for name in ("node-a", "node-b")]
+    await redis_up(nodes)
+    return nodes
+
+
 async def _history(client: Client, table: int) -> list[str]:
     return [line["text"] for line in (await _table_of(client, table))["chat"]]
 
@@ -58,9 +66,7 @@ async def _history(client: Client, table: int) -> list[str]:
 async def test_a_block_holds_at_a_table_of_another_node(
     make_server: ServerFactory, redis: RedisServer
 ) -> None:
-    db_url = make_server("postgresql", start=False).db_url
-    nodes = [_node(make_server, db_url, redis.url, name) for name in ("node-a", "node-b")]
-    await redis_up(nodes)
+    nodes = await _two_nodes(make_server, redis)
     cleo = await _member(nodes[0], "cc")  # the host, a bystander
     table = await create_table(cleo, seats=3)
     owner, _ = await _owner(nodes, table, 10)
@@ -84,9 +90,7 @@ async def test_a_block_holds_at_a_table_of_another_node(
 
     # A new socket (a reload) on the other node: blocked from its first message on.
     await anna.close()
-    reload = Client(elsewhere, anna.nickname)
-    reload.http.cookies = anna.http.cookies
-    await reload.connect()
+    reload = await _on(elsewhere, anna)
     seated = await reload.expect("table", lambda m: m["table"]["id"] == table)
     assert "psst" not in [line["text"] for line in seated["table"]["chat"]]
     start = len(reload.messages)
@@ -109,9 +113,7 @@ async def test_a_block_holds_at_a_table_of_another_node(
 async def test_a_deletion_reaches_the_tables_and_chat_of_every_node(
     make_server: ServerFactory, redis: RedisServer
 ) -> None:
-    db_url = make_server("postgresql", start=False).db_url
-    nodes = [_node(make_server, db_url, redis.url, name) for name in ("node-a", "node-b")]
-    await redis_up(nodes)
+    nodes = await _two_nodes(make_server, redis)
     cleo = await _member(nodes[0], "dc")
     table = await create_table(cleo, seats=3)
     owner, _ = await _owner(nodes, table, 10)
@@ -141,9 +143,7 @@ async def test_a_deletion_reaches_the_tables_and_chat_of_every_node(
             break
         assert time.monotonic() < deadline, f"the deleted player is still there: {now}"
         await asyncio.sleep(0.1)
-    reload = Client(owner, cleo.nickname)
-    reload.http.cookies = cleo.http.cookies
-    await reload.connect()
+    reload = await _on(owner, cleo)
     lobby = await reload.expect("lobby")
     assert "bye all" not in [line["text"] for line in lobby["chat"]]
     for client in (cleo, reload):
