@@ -70,6 +70,10 @@ class Connection:
         self.level = player.level
         """The player's level when it connected (shown beside its nickname at a table)."""
         self.tables: set[int] = set()
+        self.has_lobby = False
+        """Whether its whole ``lobby`` was sent: lobby updates and lobby chat lines
+        go to it only from then on (docs/protocol.md "On connect": ``welcome``,
+        then ``lobby``)."""
         self.hidden_ids: set[int] = set()
         """The ids of the players this connection's player has blocked: their chat
         lines and invitations are not sent to it (:mod:`romme.server.social`). Ids,

@@ -256,6 +256,7 @@ class Hub:
             self._host_back(conn.player_id)
         conn.send_json(messages.welcome(conn.player.to_json(), self.clock.now_ms()))
         conn.send_json(await self.lobby.message(conn))
+        conn.has_lobby = True
         conn.send_json(friends)
         if first:
             self.spawn(self.social.presence(conn.player))

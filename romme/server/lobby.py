@@ -273,7 +273,7 @@ class Lobby:
         text = messages.dumps(messages.lobby_chat(messages.public_chat(chat)))
         sender = chat.get("player_id")
         for other in list(self.registry.connections):
-            if sender not in other.hidden_ids:
+            if other.has_lobby and sender not in other.hidden_ids:
                 other.send(text)
 
     # -------------------------------------------------------------- updates

@@ -181,7 +181,10 @@ class Registry:
             conn.close(code)
 
     def in_lobby(self, conn: Connection) -> bool:
-        """Whether lobby updates go to this connection (not while at a running game)."""
+        """Whether lobby updates go to this connection (not before its whole lobby,
+        nor while at a running game)."""
+        if not conn.has_lobby:
+            return False
         for table_id in conn.tables:
             table = self.tables.get(table_id)
             if table is not None and table.status == PLAYING:

@@ -47,6 +47,7 @@ def _connection(player_id: int = 1, nickname: str = "Anna") -> Connection:
     )
     conn = Connection(None, player)
     conn.lobby_feed = Subscription()
+    conn.has_lobby = True  # as once it connected: welcome, then the whole lobby
     return conn
 
 
@@ -165,3 +166,11 @@ def test_the_lobby_round_skips_the_followers_of_running_games() -> None:
     tables[1].status = FINISHED
     tables[2].status = PLAYING
     assert agrees() == {playing, free}
+    # A connection registered but not yet sent its whole lobby gets no update
+    # before it (docs/protocol.md "On connect": welcome, then lobby).
+    new = _connection(5, "p5")
+    new.has_lobby = False
+    registry.add(new)
+    assert new not in agrees()
+    new.has_lobby = True
+    assert new in agrees()
