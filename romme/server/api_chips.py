@@ -12,12 +12,21 @@ from starlette.responses import JSONResponse, Response
 
 from romme.server.api import _body, _error, _refusals
 from romme.server.errors import ProtocolError
+from romme.server.soft_play_check import check_soft_play
 from romme.server.state import server_state
 from romme.store import PlayerRecord, accounts
 from romme.store.chips import BonusRefused
 from romme.store.limits import LimitReached
 
-__all__ = ["bonus_state", "claim_bonus", "economy_signals", "house", "ledger", "void_game"]
+__all__ = [
+    "bonus_state",
+    "claim_bonus",
+    "economy_signals",
+    "game_signals",
+    "house",
+    "ledger",
+    "void_game",
+]
 
 BONUS_REQUEST_SECONDS = 1.0
 """A player may ask for the bonus once in this many seconds (the answer is the
@@ -85,18 +94,41 @@ async def house(request: Request) -> Response:
     return JSONResponse(await server_state(request).open_store().house_report())
 
 
+def _period(request: Request) -> tuple[int, int]:
+    """``days`` and ``limit`` of a signals request (checked by the store)."""
+    try:
+        return (
+            int(request.query_params.get("days", "7")),
+            int(request.query_params.get("limit", "50")),
+        )
+    except ValueError:
+        raise ProtocolError("bad_message", "days and limit are numbers") from None
+
+
 @_refusals
 async def economy_signals(request: Request) -> Response:
     """``GET /api/economy/signals?days=7&limit=50``: pairs of people who played
     staked games together, most suspicious first, with the games to replay."""
     await _moderator(request)
-    try:
-        days = int(request.query_params.get("days", "7"))
-        limit = int(request.query_params.get("limit", "50"))
-    except ValueError:
-        raise ProtocolError("bad_message", "days and limit are numbers") from None
+    days, limit = _period(request)
     store = server_state(request).open_store()
-    return JSONResponse({"pairs": await store.economy_signals(days, limit)})
+    pairs = await store.economy_signals(days, limit)  # checks the parameters first
+    if await check_soft_play(store, days):
+        pairs = await store.economy_signals(days, limit)
+    return JSONResponse({"pairs": pairs})
+
+
+@_refusals
+async def game_signals(request: Request) -> Response:
+    """``GET /api/economy/games?days=7&limit=50``: staked games with a signal
+    (a seat given up, one address, one-way chips, soft play), most suspicious first."""
+    await _moderator(request)
+    days, limit = _period(request)
+    store = server_state(request).open_store()
+    games = await store.game_signals(days, limit)
+    if await check_soft_play(store, days):
+        games = await store.game_signals(days, limit)
+    return JSONResponse({"games": games})
 
 
 @_refusals

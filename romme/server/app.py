@@ -97,6 +97,7 @@ def create_app(
         Route("/api/bonus", api_chips.claim_bonus, methods=["POST"]),
         Route("/api/house", api_chips.house),
         Route("/api/economy/signals", api_chips.economy_signals),
+        Route("/api/economy/games", api_chips.game_signals),
         Route("/api/economy/void", api_chips.void_game, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]

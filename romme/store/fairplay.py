@@ -1,9 +1,10 @@
 """Fair play in the economy: the signals of collusion and chip dumping that
 moderators review, and their action on a game, voiding it (docs/chips.md).
 
-The signals are worked out from what the store holds anyway (the seats of
-finished staked games, the ledger, the sessions' addresses), per pair of people
-who played staked games together, so nothing extra is written per game. Voiding
+The pair signals are worked out from what the store holds anyway (the seats of
+finished staked games, the ledger, the sessions' addresses) and the soft play
+found in those games (:mod:`romme.store.game_signals`), per pair of people who
+played staked games together. Voiding
 a game never edits history: its settlement is reversed by new ledger movements
 (reason ``reversal``), the result is marked void (out of every ranking), and the
 moderation log says who did it and why.
@@ -20,14 +21,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, is_id, is_int
 from romme.store.errors import StoreError
-from romme.store.ledger import GAME_REASONS, debit, house_account, lock_accounts, transfer
+from romme.store.game_signals import names_and_addresses, soft_play_counts, staked_nets
+from romme.store.ledger import debit, house_account, lock_accounts, transfer
 from romme.store.models import (
     ChipAccount,
     ChipMovement,
     GameResult,
     GameSeat,
     GameTable,
-    LoginSession,
     ModerationEntry,
     Player,
 )
@@ -45,12 +46,14 @@ class FairPlayStore(StoreCore):
     async def economy_signals(self, days: int = 7, limit: int = 50) -> list[dict[str, Any]]:
         """Pairs of people who played staked games together in the last ``days``,
         most suspicious first: ``[{"players": [a, b], "games", "void_games",
-        "given_up", "one_way", "flow", "same_address", "score", "games_list"}]``.
+        "given_up", "soft_play", "one_way", "flow", "same_address", "score", "games_list"}]``.
 
         ``flow``: the chips that went from the second player to the first over
         their games together (the first's net gain in them, when the second's net
         is a loss; else 0); ``one_way``: the share of their decided games that the
         first won and the second lost; ``given_up``: seats either gave up;
+        ``soft_play``: turns in their checked games on which either could have
+        gone out and did not (:mod:`romme.store.game_signals`);
         ``same_address``: they have sessions from one address. ``score`` adds
         these up (docs/chips.md); ``games_list``: the games to replay, newest first."""
         if not is_int(days) or not 1 <= days <= SIGNAL_DAYS_MAX:
@@ -59,7 +62,7 @@ class FairPlayStore(StoreCore):
             raise bad("limit must be from 1 to 200")
         since = self._now() - timedelta(days=days)
         async with self._read() as session:
-            nets = await _staked_nets(session, since)
+            nets = await staked_nets(session, since)
             tables = {table for table, _ in nets}
             results = (
                 await session.execute(
@@ -68,24 +71,8 @@ class FairPlayStore(StoreCore):
                     .where(GameResult.table_id.in_(tables))
                 )
             ).all()
-            people = {pid for _, pid in nets}
-            addresses = (
-                await session.execute(
-                    select(LoginSession.player_id, LoginSession.address).where(
-                        LoginSession.player_id.in_(people)
-                    )
-                )
-            ).all()
-            names = dict(
-                (
-                    await session.execute(
-                        select(Player.id, Player.nickname).where(Player.id.in_(people))
-                    )
-                ).all()
-            )
-        seen_at: dict[int, set[str]] = {}
-        for pid, address in addresses:
-            seen_at.setdefault(pid, set()).add(address)
+            soft = await soft_play_counts(session, tables)
+            names, seen_at = await names_and_addresses(session, {pid for _, pid in nets})
         void = {table: bool(is_void) for table, is_void, _ in results}
         given_up = {
             table: {
@@ -108,11 +95,13 @@ class FairPlayStore(StoreCore):
                 # Orient each pair so that the first is the one who gained overall.
                 entry = pairs.setdefault(
                     (a, b),
-                    {"games": 0, "void": 0, "given_up": 0, "nets": [], "list": []},
+                    {"games": 0, "void": 0, "given_up": 0, "soft": 0, "nets": [], "list": []},
                 )
                 entry["games"] += 1
                 entry["void"] += void.get(table, False)
                 entry["given_up"] += len(given_up.get(table, set()) & {a, b})
+                missed = soft.get(table, {})
+                entry["soft"] += missed.get(a, 0) + missed.get(b, 0)
                 entry["nets"].append((seated[a], seated[b]))
                 entry["list"].append(table)
         rows = []
@@ -133,6 +122,7 @@ class FairPlayStore(StoreCore):
                 entry["games"]
                 + 3 * entry["void"]
                 + 3 * entry["given_up"]
+                + 2 * entry["soft"]
                 + (10 if same else 0)
                 + (5 * one_way if entry["games"] >= 3 else 0)
                 + flow // 1_000
@@ -143,6 +133,7 @@ class FairPlayStore(StoreCore):
                     "games": entry["games"],
                     "void_games": entry["void"],
                     "given_up": entry["given_up"],
+                    "soft_play": entry["soft"],
                     "one_way": one_way,
                     "flow": flow,
                     "same_address": same,
@@ -220,37 +211,6 @@ class FairPlayStore(StoreCore):
                 for account, amount in sorted(reversed_.items())
             ],
         }
-
-
-async def _staked_nets(session: AsyncSession, since: Any) -> dict[tuple[int, int], int]:
-    """``{(table, player): net}`` over the people's movements in staked games
-    finished since ``since``."""
-    signed = case(
-        (ChipMovement.to_account == ChipAccount.id, ChipMovement.amount),
-        else_=-ChipMovement.amount,
-    )
-    rows = (
-        await session.execute(
-            select(ChipMovement.table_id, ChipAccount.player_id, func.sum(signed))
-            .join(
-                ChipAccount,
-                (ChipAccount.id == ChipMovement.to_account)
-                | (ChipAccount.id == ChipMovement.from_account),
-            )
-            .join(GameResult, GameResult.table_id == ChipMovement.table_id)
-            .where(
-                ChipAccount.kind == "player",
-                ChipMovement.reason.in_(GAME_REASONS),
-                GameResult.finished_at >= since,
-            )
-            .group_by(ChipMovement.table_id, ChipAccount.player_id)
-        )
-    ).all()
-    return {
-        (int(table), int(pid)): int(net)
-        for table, pid, net in rows
-        if table is not None and pid is not None
-    }
 
 
 async def _reverse_settlement(session: AsyncSession, table_id: int, now: Any) -> dict[int, int]:

@@ -187,6 +187,10 @@ class GameResult(Base):
     ranked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """It counts in the ranking by chips: rated, between distinct established
     people only, no computer opponent (docs/chips.md)."""
+    soft_play: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    """``{"<seat>": [index of the draw, ...]}``: the turns on which a seat could
+    have gone out and did not (``romme.bots.soft_play``); ``{}`` for none, null
+    until the game is checked (moderators' signals, docs/chips.md)."""
 
 
 class GameSeat(Base):

@@ -39,6 +39,7 @@ from romme.store.core import utc_now
 from romme.store.database import DEFAULT_URL, make_engine, migrate, normalise_url, writer
 from romme.store.fairplay import FairPlayStore
 from romme.store.friends import FriendStore
+from romme.store.game_signals import GameSignalStore
 from romme.store.history import HistoryStore
 from romme.store.housekeeping import Housekeeping
 from romme.store.invitations import INVITATION_TTL_MS, InvitationStore
@@ -84,6 +85,7 @@ class Store(
     StatisticsStore,
     ChipStore,
     FairPlayStore,
+    GameSignalStore,
     LeaseStore,
     RebuildStore,
 ):

@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["romme.bots", "romme.bots.hint", "romme.bots.analysis", "romme.bots.rating"]
+MODULES = [
+    "romme.bots",
+    "romme.bots.hint",
+    "romme.bots.analysis",
+    "romme.bots.rating",
+    "romme.bots.soft_play",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

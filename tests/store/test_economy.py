@@ -202,3 +202,45 @@ async def test_dumping_shows_in_the_signals_and_a_void_reverses_it(store: Store)
     # Chips from accounts that were not established count in no ranking.
     rows, _ = await store.chips_month_ranking(10)
     assert "Collector" not in [r["nickname"] for r in rows]
+
+
+async def test_signals_per_game_and_the_soft_play_found_in_them(store: Store) -> None:
+    store.chip_policy = POLICY
+    async with store._write() as session:
+        await house_account(session, store._now())
+    collector = (await store.register("Collector", "password1")).id
+    dumper = (await store.register("Dumper", "password1")).id
+    honest = [(await store.register(n, "password1")).id for n in ("Hana", "Ivo")]
+    dumped = [{"player": collector, "bot": None}, {"player": dumper, "bot": None}]
+    await _game(store, dumped, 3_000, [0], [0, 40])
+    pair = [{"player": honest[0], "bot": None}, {"player": honest[1], "bot": None}]
+    await _game(store, pair, 100, [0], [0, 40])
+    free = await store.create_table(honest[0], {}, {}, pair, SEED)
+    await store.finish_game(free, winners=[0], totals=[0, 9], seat_players=honest, results=[])
+
+    unchecked = await store.games_to_check(days=7, limit=10)
+    assert len(unchecked) == 2 and free not in unchecked  # staked games only, newest first
+    dumped_game, honest_game = unchecked[1], unchecked[0]
+    [row] = await store.game_signals(days=7)  # the honest game's loss of 100 scores 0
+    assert (row["game"], row["score"], row["checked"]) == (dumped_game, 3, False)
+    assert {p["nickname"]: p["net"] for p in row["players"]} == {
+        "Collector": 2_700,
+        "Dumper": -3_000,
+    }
+
+    # The dumper (seat 1) held back from going out twice; the honest game is clean.
+    await store.record_soft_play(dumped_game, {1: [7, 12]})
+    await store.record_soft_play(honest_game, {})
+    assert await store.games_to_check(days=7, limit=10) == []
+    [row] = await store.game_signals(days=7)
+    assert (row["score"], row["checked"]) == (3 + 2 * 2, True)
+    assert {p["nickname"]: p["missed_outs"] for p in row["players"]} == {
+        "Collector": [],
+        "Dumper": [7, 12],
+    }
+    pairs = {frozenset(r["players"]): r for r in await store.economy_signals(days=7)}
+    assert pairs[frozenset({"Collector", "Dumper"})]["soft_play"] == 2
+    assert pairs[frozenset({"Hana", "Ivo"})]["soft_play"] == 0
+    with pytest.raises(StoreError) as bad:
+        await store.game_signals(days=91)
+    assert bad.value.code == "bad_message"

@@ -85,7 +85,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
     store = await Store.open(empty_url, password_hasher=FAST_HASHER)
     try:
         state = await _inspect(store)
-        assert state["revision"] == _head() == "r0010"
+        assert state["revision"] == _head() == "r0011"
         assert state["tables"] == TABLES | {"alembic_version"}
         assert state["diff"] == [], "the migrations and the models differ"
         assert await store.ping()
@@ -93,7 +93,7 @@ async def test_migrations_from_empty(empty_url: str) -> None:
         await store.close()
     again = await Store.open(empty_url)  # an up-to-date database is left alone
     try:
-        assert (await _inspect(again))["revision"] == "r0010"
+        assert (await _inspect(again))["revision"] == "r0011"
     finally:
         await again.close()
 
@@ -236,6 +236,7 @@ def test_migrations_ship_inside_the_package() -> None:
         "r0008_cluster.py",
         "r0009_sanction_identity.py",
         "r0010_economy.py",
+        "r0011_soft_play.py",
     ]
 
 
@@ -264,7 +265,7 @@ def test_alembic_command_line(
     monkeypatch.setenv("ROMME_DB_URL", f"sqlite:///{tmp_path / 'new' / 'romme.db'}")
     main(["upgrade", "head"])
     main(["current"])
-    assert "r0010 (head)" in capfd.readouterr().out
+    assert "r0011 (head)" in capfd.readouterr().out
 
 
 @pytest.mark.asyncio
