@@ -618,6 +618,9 @@ def http_requests(routes: list[str], nicknames: list[str]) -> Strategy:
         piece.map(lambda p: f"/api/players/{_path(p)}/games"),
         piece.map(lambda p: f"/api/players/x/games?limit={_path(p)}&before={_path(p)}"),
         piece.map(lambda p: f"/api/games/{_path(p)}/replay"),
+        piece.map(lambda p: f"/api/economy/games?days={_path(p)}&limit={_path(p)}"),
+        piece.map(lambda p: f"/api/economy/signals?days={_path(p)}"),
+        piece.map(lambda p: f"/api/moderation?queue_after={_path(p)}&before={_path(p)}"),
         st.sampled_from(["/api/me", "/api/tables", "/healthz", "/", "/index.html"]),
     )
     identities = st.sampled_from(["anonymous", "guest", "moderator"])
