@@ -524,14 +524,14 @@ class TableActor(Timing):
             or not self.seats[seat].bot_controlled
         ):
             return
-        if knock:
-            if (
-                answer is not None
-                and answer.get("type") == "knock"
-                and self.knock_window.is_current(token)
-            ):
+        if knock and self.knock_window.is_current(token):
+            if answer is not None and answer.get("type") == "knock":
                 with contextlib.suppress(EngineError):
                     await self._play(Knock(seat), by="bot")
+            elif self.bots.declined(seat, game.knock_seats(), self.played_by_bots()):
+                await self._on_knock_closed(token)
+            return
+        if knock:
             return
         if game.current != seat:
             self._schedule_bots()

@@ -34,7 +34,16 @@ Answer = dict[str, Any] | None
 class BotSeats:
     """The computer opponents' requests of one table that are under way."""
 
-    __slots__ = ("_host", "_table_id", "_match_seed", "_deliver", "busy", "knock_asked", "failures")
+    __slots__ = (
+        "_host",
+        "_table_id",
+        "_match_seed",
+        "_deliver",
+        "busy",
+        "knock_asked",
+        "knock_declined",
+        "failures",
+    )
 
     def __init__(
         self,
@@ -53,6 +62,8 @@ class BotSeats:
         """Seats whose move is being thought about."""
         self.knock_asked: set[int] = set()
         """Seats asked about the knock window that is open."""
+        self.knock_declined: set[int] = set()
+        """Seats whose computer opponent chose not to knock in the open window."""
         self.failures = 0
         """Illegal moves in a row (past five the seat falls back to timeouts)."""
 
@@ -79,9 +90,13 @@ class BotSeats:
 
         async def think() -> None:
             try:
-                if delay:
+                if delay and not knock:
                     await asyncio.sleep(delay)
                 answer = await host.botpool.decide(level, seed, view)
+                if delay and knock and answer is not None and answer.get("type") == "knock":
+                    # Seems to think before knocking; not knocking is said at once, so
+                    # that the window need not stay open for it (see declined()).
+                    await asyncio.sleep(delay)
             except Exception as exc:
                 log.error(
                     "bot_failed",
@@ -91,6 +106,13 @@ class BotSeats:
             self._deliver(seat, answer, knock, token)
 
         host.spawn(think())
+
+    def declined(self, seat: int, knock_seats: tuple[int, ...], bot_seats: set[int]) -> bool:
+        """Note that ``seat`` does not knock; whether now nobody can: every seat
+        that may knock is played by a computer opponent and each has declined (the
+        window then closes at once, as the rules need it open only for a knock)."""
+        self.knock_declined.add(seat)
+        return all(s in bot_seats and s in self.knock_declined for s in knock_seats)
 
 
 def bot_move(answer: Answer, seat: int, view: SeatView) -> Action | None:

@@ -74,6 +74,10 @@ class Seating:
         player = self.seats[seat].player_id
         return any(s == seat and c.player_id == player for c, s in self.subscribers.items())
 
+    def played_by_bots(self) -> set[int]:
+        """The seats a computer opponent plays now (bots, and people away or gone)."""
+        return {i for i, seat in enumerate(self.seats) if seat.bot_controlled}
+
     def visible_to(self, player_id: int) -> bool:
         """Whether the lobby lists this table for a player."""
         return (

@@ -89,6 +89,7 @@ class Timing(Seating):
             self.knock_window.clear()
         if knock_opened and game.knock_seats():
             self.bots.knock_asked.clear()
+            self.bots.knock_declined.clear()
             self.knock_window.set(clock.deadline_ms(self.rules.knock_window_seconds, now))
         if game.in_round:
             if new_turn or self.turn.at is None:

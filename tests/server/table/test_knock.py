@@ -11,7 +11,7 @@ import pytest
 from romme.engine.errors import EngineError
 from romme.server.errors import ProtocolError
 
-from .harness import TableBench
+from .harness import TableBench, draw_and_discard
 
 pytestmark = pytest.mark.asyncio
 
@@ -108,3 +108,30 @@ async def test_a_second_held_draw_is_refused(bench: TableBench) -> None:
     with pytest.raises(ProtocolError) as again:
         await bench.act(following, {"type": "draw", "source": "stock"}, "second")
     assert again.value.code == "draw_pending"
+
+
+async def test_a_window_only_computer_opponents_may_knock_in_closes_once_they_pass(
+    bench: TableBench,
+) -> None:
+    # Two people at seats 0 and 1, two computer opponents that do not knock here.
+    table = await bench.open(
+        2, seats=4, knock=True, turn_seconds=60, bots={"2": "beginner", "3": "beginner"}
+    )
+    await bench.start()
+    game = table.game
+    assert game is not None
+    for _ in range(12):  # on to a turn of seat 0, whose next player is seat 1
+        if game.current == 0:
+            break
+        await draw_and_discard(bench, game.current) if game.current == 1 else await bench.settle()
+    assert game.current == 0
+    started = bench.clock.now_ms()
+    await bench.act(0, {"type": "draw", "source": "stock"})
+    await bench.act(0, {"type": "discard", "card": str(game.view_for(0).hand[0])})
+    assert set(game.knock_seats()) == {2, 3}
+    await bench.settle()  # the two computer opponents pass at once
+    assert not table.knock_window.running
+    await bench.act(1, {"type": "draw", "source": "stock"}, "at once")
+    reply = bench.players[1].reply("at once")
+    assert reply["type"] == "update" and game.current == 1 and game.phase.value == "play"
+    assert bench.clock.now_ms() == started  # no time passed: nothing waited for the window
