@@ -161,3 +161,26 @@ async def test_deleting_is_refused_during_a_running_game(make_server: ServerFact
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "in_game"
     assert (await anna.http.get("/api/me")).status_code == 200
     await anna.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_password_guesses_sent_at_once_are_all_counted(
+    make_server: ServerFactory, backend: str
+) -> None:
+    """The first wrong guesses of a fresh counter, sent together, all count (each
+    answered ``wrong_password`` until the limit, then ``too_many_attempts``):
+    none slips past the count, none fails on the counter the others made."""
+    server = make_server(backend, extra=["--accounts-per-hour", "0"])
+    for round_no in range(3):
+        anna = await _registered(server, f"g{round_no}")
+        answers = await asyncio.gather(
+            *(
+                anna.http.post("/api/account/delete", json={"password": f"guess {n}"})
+                for n in range(8)
+            )
+        )
+        codes = sorted(a.json()["error"]["code"] for a in answers)
+        assert all(a.status_code in (403, 429) for a in answers), codes
+        assert codes.count("wrong_password") <= 5 < len(codes), codes
+        assert (await anna.http.get("/api/me")).status_code == 200
+        await anna.close()
