@@ -409,11 +409,20 @@ class Hub:
 
     def game_finished(self, table_id: int) -> None:
         table = self.tables.get(table_id)
-        if table is None:
-            return
+        if table is not None:
+            self.spawn(self._after_game(table))
+
+    async def _after_game(self, table: TableActor) -> None:
+        """The game's players online here show their new rating and level in
+        every lobby's list; then those back in the lobby get it whole."""
+        for player_id in {seat.player_id for seat in table.seats if seat.player_id}:
+            if player_id in self.lobby.here:
+                record = await self.store.get_player(player_id)
+                if record is not None:
+                    self.lobby.player_refreshed(record)
         for conn in list(table.subscribers):
             if isinstance(conn, Connection) and self.registry.in_lobby(conn):
-                self.spawn(self.lobby.send_to(conn))
+                await self.lobby.send_to(conn)
 
     def table_gone(self, table_id: int) -> None:
         """A closed or long-finished table leaves memory."""

@@ -110,6 +110,13 @@ class Lobby:
         self.here.remove(player_id)
         self._players_cache = None
 
+    def player_refreshed(self, player: PlayerRecord) -> None:
+        """A player online here has a new rating, level or nickname: the lists
+        show it with the next update."""
+        if self.here.refresh(player):
+            self._players_cache = None
+            self.changed()
+
     def players_changed(self) -> None:
         """The other nodes' players changed: the list of players is built anew."""
         self._players_cache = None

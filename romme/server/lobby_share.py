@@ -175,9 +175,8 @@ class LobbyShare:
             players += [p for p, until in table.invited.items() if until > now]
             if players:
                 private.append({"table": table.summary(), "for": sorted(set(players))})
-        players_online = [
-            next(iter(conns)).player.to_json() for conns in lobby.registry.by_player.values()
-        ][:LOBBY_PLAYERS]
+        # As this node lists them: with the rating and level of their last game.
+        players_online = lobby.here.first(LOBBY_PLAYERS)
         data = {
             "version": self._own.version,
             "tables": [t.summary() for t in public],

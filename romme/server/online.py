@@ -43,6 +43,20 @@ class OnlinePlayers:
         self._json[player.id] = player.to_json()
         bisect.insort(self._order, _key(player.nickname, player.id))
 
+    def refresh(self, player: PlayerRecord) -> bool:
+        """The player's entry as it is now (a game changed the rating or level, a
+        registration the nickname); whether it changed (nothing if not listed)."""
+        entry = self._json.get(player.id)
+        fresh = player.to_json()
+        if entry is None or entry == fresh:
+            return False
+        if entry["nickname"] != fresh["nickname"]:
+            self.remove(player.id)
+            self.add(player)
+        else:
+            self._json[player.id] = fresh
+        return True
+
     def remove(self, player_id: int) -> None:
         """The player went offline (nothing if not listed)."""
         entry = self._json.pop(player_id, None)
