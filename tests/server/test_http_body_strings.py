@@ -6,14 +6,11 @@ with a traceback. Against a real server."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import httpx
 import pytest
 
 from .conftest import ServerFactory, nickname
-from .helpers import ServerProcess
+from .helpers import ServerProcess, admin
 
 PASSWORD = "correct horse battery"
 
@@ -57,21 +54,7 @@ def test_lone_surrogates_and_nul_in_bodies_are_bad_message(
 ) -> None:
     server = make_server(backend, extra=["--accounts-per-hour", "0"])
     mod, mod_name = _registered(server, "bm")
-    granted = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "romme",
-            "admin",
-            "--db",
-            server.db_url,
-            "grant-moderator",
-            mod_name,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    granted = admin(server, "grant-moderator", mod_name)
     assert granted.returncode == 0, granted.stderr
     reporter, _ = _registered(server, "br")
     _, target = _registered(server, "bt")
