@@ -108,9 +108,9 @@ def test_an_eliminated_player_keeps_the_summary_and_exit(server: str, new_contex
     page = new_context("eliminated")
     login_guest(page, server, "Raus")
     for _attempt in range(4):
-        # Three computer opponents and a limit of 100: a player who never lays soon
+        # Three computer opponents and a limit of 70: a player who never lays soon
         # goes over it while the others play on.
-        new_game(page, opponents=3, level="casual", limit="100")
+        new_game(page, opponents=3, level="casual", limit="70")
         page.evaluate(_SAMPLE_EXIT)
         while True:
             v = play_badly_until_round_over(page)
