@@ -109,6 +109,10 @@ class Run:
     honest_games: int = 0
     honest_void: int = 0
     refused: dict[str, int] = field(default_factory=dict)
+    minted: int = 0
+    """The chips granted so far (grants and bonuses), summed as they come."""
+    counted_to: int = 0
+    """The last ledger movement counted in ``minted``."""
 
 
 async def check_invariants(run: Run, table: int | None) -> None:
@@ -116,11 +120,18 @@ async def check_invariants(run: Run, table: int | None) -> None:
     async with store._read() as session:
         total = await session.scalar(select(func.coalesce(func.sum(ChipAccount.balance), 0)))
         lowest = await session.scalar(select(func.min(ChipAccount.balance)))
-        minted = await session.scalar(
-            select(func.coalesce(func.sum(ChipMovement.amount), 0)).where(
-                ChipMovement.from_account.is_(None)
+        # The new movements only: summing the whole ledger after every game made a
+        # long run quadratic.
+        new = (
+            await session.execute(
+                select(
+                    func.coalesce(func.sum(ChipMovement.amount), 0), func.max(ChipMovement.id)
+                ).where(ChipMovement.from_account.is_(None), ChipMovement.id > run.counted_to)
             )
-        )
+        ).one()
+        run.minted += int(new[0])
+        run.counted_to = max(run.counted_to, int(new[1] or 0))
+        minted = run.minted
         if table is not None:
             escrow = await session.scalar(select(ChipAccount).where(ChipAccount.table_id == table))
             if escrow is not None:

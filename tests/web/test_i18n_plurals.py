@@ -33,6 +33,11 @@ NOT_COUNTS = {
     "chips.claim_bonus": "an amount in brackets, (+1,000), that no word agrees with",
     "chips.game_n": "which game",
     "settings.stake_n": "an amount after a colon-like label (Stake 100)",
+    "mod.fair_turn": "which move",
+    "mod.fair_missed": "a count after a colon (held back from going out: 2)",
+    "mod.fair_pair_games": "a count after a colon",
+    "mod.fair_pair_void": "a count after a colon",
+    "mod.fair_pair_given_up": "a count after a colon",
 }
 COUNTS = [0, 1, 2, 5]
 NAMES = ["Ana", "Bruno", "Carla", "Dirk", "Eva"]

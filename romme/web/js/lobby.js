@@ -1,7 +1,7 @@
 // @ts-check
-// The lobby: "Play now", the live table list with its filters, the running games
-// to watch, "New game", the player at a glance, the best players, invitations,
-// players online, chat.
+// The lobby: "Play now", quick seat by stake, the live table list with its
+// filters, the running games to watch, "New game", the player at a glance, the
+// best players, invitations, players online, chat.
 
 import { t, translateDom } from './i18n.js';
 import { moderationLink } from './moderation.js';
@@ -14,6 +14,7 @@ import { DEFAULT_BOT_LEVEL, chatForm, limitChat, renderChatLog, settingsChips, s
 import { filterBar, passes, savedFilters } from './lobby/filters.js';
 import { glancePanel, topPlayersPanel } from './lobby/glance.js';
 import { renderLive } from './lobby/live.js';
+import { quickSeatPanel } from './lobby/quickseat.js';
 import { drawnAlready, keyedList } from './keyed.js';
 import { DEFAULT_TURN_SECONDS, playNow } from './lobby/playnow.js';
 import { settingsButton } from './settings.js';
@@ -26,6 +27,16 @@ const TROPHY = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentCol
 export const TURN_TIMES = [15, 20, 30, 45, 60, 90, 120];
 
 /** @import { App, Invitation, Settings } from './types.js' */
+
+/**
+ * Whether the player may take a seat at a table of the list.
+ * @param {import('./types.js').TableSummary} table
+ * @param {boolean} seated the player sits at it
+ * @param {boolean} invited the player holds an open invitation to it
+ */
+function mayJoin(table, seated, invited) {
+  return !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
+}
 
 export class LobbyScreen {
   /**
@@ -43,6 +54,7 @@ export class LobbyScreen {
     this.meEl = h('span.me');
     this.liveEl = h('div.live', { id: 'live-games' });
     this.filters = savedFilters();
+    this.quickSeat = quickSeatPanel((table) => this.join(table.id));
     this.build();
   }
 
@@ -68,6 +80,7 @@ export class LobbyScreen {
         h('section.panel.tables-panel', { 'aria-labelledby': 'tables-h' },
           h('div.panel-head', h('h2', { id: 'tables-h', 'data-i18n': 'lobby.tables' }), h('div.panel-head-buttons', play, newGame)),
           filters,
+          this.quickSeat.element,
           this.tablesEl,
           h('p.my-games-row', h('button.link', { id: 'my-games', type: 'button', 'data-i18n': 'replay.my_games',
             onclick: () => { if (app.me) location.hash = `#/history/${encodeURIComponent(app.me.nickname)}`; } }))),
@@ -128,13 +141,14 @@ export class LobbyScreen {
     renderLive(app, this.liveEl, running.filter((x) => passes(x, { ...this.filters, free: false }, friends)));
     const listed = tables.filter((x) => !running.includes(x));
     const shown = listed.filter((x) => seatedAt(x) || passes(x, this.filters, friends));
+    const me = app.me?.nickname;
+    /** @param {import('./types.js').TableSummary} table */
+    const invited = (table) => app.lobby.invitations.some((i) => i.table === table.id && i.to === me && i.status === 'open');
+    this.quickSeat.render(shown.filter((x) => mayJoin(x, seatedAt(x), invited(x))));
     if (!shown.length) {
       this.tablesEl.replaceChildren(h('p.empty', { id: 'tables-empty' }, t(listed.length ? 'lobby.no_match' : 'lobby.no_tables')));
       return;
     }
-    const me = app.me?.nickname;
-    /** @param {import('./types.js').TableSummary} table */
-    const invited = (table) => app.lobby.invitations.some((i) => i.table === table.id && i.to === me && i.status === 'open');
     keyedList(this.tablesEl, shown, (table) => String(table.id),
       (table) => JSON.stringify([table, seatedAt(table), invited(table), me, document.documentElement.lang]),
       (table) => this.tableCard(table, seatedAt(table), invited(table)));
@@ -148,19 +162,14 @@ export class LobbyScreen {
    */
   tableCard(table, seated, invited) {
     const app = this.app;
-    const canJoin = !seated && table.status === 'waiting' && table.free_seats > 0 && (table.settings.access !== 'invite' || invited);
+    const canJoin = mayJoin(table, seated, invited);
     const seats = table.seats.map((s) => h('li.seat-chip', { class: s.nickname || s.bot ? '' : 'free' },
       s.bot ? [avatar(s.bot, true), botName(s.bot)]
         : s.nickname ? [avatar(s.nickname), s.nickname, levelBadge(s.level)] : t('lobby.free_seat')));
     const actions = [];
     if (seated) actions.push(h('button.primary', { onclick: () => app.openTable(table.id) }, t('lobby.open_table')));
     if (canJoin) {
-      actions.push(h('button.primary', {
-        'data-join': table.id,
-        onclick: () => app.request({ type: 'join_table', table: table.id })
-          .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(table.id); })
-          .catch((err) => app.showError(err)),
-      }, t('lobby.join')));
+      actions.push(h('button.primary', { 'data-join': table.id, onclick: () => this.join(table.id) }, t('lobby.join')));
     }
     return h('article.table-card', { dataset: { table: table.id } },
       h('div.table-card-head',
@@ -171,6 +180,17 @@ export class LobbyScreen {
       h('p.pot', { hidden: !potText(table) }, potText(table) ?? ''),
       h('ul.seats', seats),
       h('div.table-card-actions', actions));
+  }
+
+  /**
+   * Take a seat at a waiting table and go there: the list's "Join", the quick seat's "Sit down".
+   * @param {number} id
+   */
+  join(id) {
+    const app = this.app;
+    app.request({ type: 'join_table', table: id })
+      .then((res) => { if (res.table) { app.tables.set(res.table.id, res.table); } app.openTable(id); })
+      .catch((err) => app.showError(err));
   }
 
   renderPlayers() {

@@ -14,6 +14,7 @@
 import { api } from './api.js';
 import { t, translateDom } from './i18n.js';
 import { draw, drawAll, drawQueue, drawSanctions, placeSections } from './moderation/draw.js';
+import { FairPlayPanel } from './moderation/fairplay.js';
 import { PAGE, again, byKey, firstAdded, focusedKey, merged, nameOf, read, when } from './moderation/lists.js';
 import { clear, h, languagePicker, toast } from './ui.js';
 
@@ -66,6 +67,7 @@ export class ModerationScreen {
     this.reportsEl = h('section.panel', { id: 'mod-reports' });
     this.sanctionsEl = h('section.panel', { id: 'mod-sanctions' });
     this.logEl = h('section.panel', { id: 'mod-log-section' });
+    this.fairPlay = new FairPlayPanel(app, () => this.readLog());
     this.build();
     this.start();
   }
@@ -108,7 +110,9 @@ export class ModerationScreen {
     } catch (err) {
       this.failure = err;
       this.showFailure();
+      return;
     }
+    this.fairPlay.load();
   }
 
   showFailure() { this.body.replaceChildren(h('p.form-error', this.app.errorText(this.failure))); }

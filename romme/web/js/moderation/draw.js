@@ -11,11 +11,12 @@ import { nameOf, redraw, when, where } from './lists.js';
 /** @import { OpenGroup, QueueGroup, Report, Section } from './lists.js' */
 
 /**
- * The queue or every report, then the sanctions and the log.
+ * The queue or every report, then the sanctions, the fair-play signals and the log.
  * @param {ModerationScreen} screen
  */
 export function placeSections(screen) {
-  screen.body.replaceChildren(screen.openOnly ? screen.queueEl : screen.reportsEl, screen.sanctionsEl, screen.logEl);
+  screen.body.replaceChildren(screen.openOnly ? screen.queueEl : screen.reportsEl, screen.sanctionsEl,
+    screen.fairPlay.el, screen.logEl);
 }
 
 /**
@@ -27,6 +28,7 @@ export function drawAll(screen) {
   drawQueue(screen);
   drawReports(screen);
   drawSanctions(screen);
+  screen.fairPlay.draw();
   drawLog(screen);
 }
 
