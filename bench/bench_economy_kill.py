@@ -70,6 +70,8 @@ async def _pots(store: Store) -> list[tuple[int, int, int, int, bool]]:
         finished = set(await session.scalars(select(GameResult.table_id)))
         pots = []
         for account, table, balance in escrows:
+            if table is None:
+                continue
             into = await session.scalar(
                 select(func.coalesce(func.sum(ChipMovement.amount), 0)).where(
                     ChipMovement.to_account == account
@@ -80,7 +82,8 @@ async def _pots(store: Store) -> list[tuple[int, int, int, int, bool]]:
                     ChipMovement.from_account == account
                 )
             )
-            pots.append((int(table), int(balance), int(into), int(out), table in finished))
+            done = table in finished
+            pots.append((int(table), int(balance), int(into or 0), int(out or 0), done))
     return pots
 
 
@@ -107,9 +110,11 @@ async def verify(url: str) -> dict[str, Any]:
                 row = await session.get(GameTable, table)
                 seats = list(row.seats) if row is not None else []
             players = [int(s["player"]) for s in seats]
-            result = {"winners": [0], "totals": [0] + [40] * (len(players) - 1)}
+            totals = [0] + [40] * (len(players) - 1)
             for _ in range(2):  # the second settlement must change nothing
-                await store.finish_game(table, seat_players=players, results=[], **result)
+                await store.finish_game(
+                    table, winners=[0], totals=totals, seat_players=players, results=[]
+                )
         if in_flight:
             for table, balance, into, out, _ in await _pots(store):
                 if any(table == p[0] for p in in_flight) and (balance != 0 or into != out):
