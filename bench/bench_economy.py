@@ -57,11 +57,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from argon2 import PasswordHasher, profiles
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import func, select
 
 from romme.store import Store, StoreError
 from romme.store.chip_policy import ChipPolicy
-from romme.store.ledger import house_account
+from romme.store.ledger import house_account, signed_amount, touches
 from romme.store.models import ChipAccount, ChipMovement, Player
 
 SEED = bytes(range(32))
@@ -325,23 +325,13 @@ async def old_chips_ranks(store: Store) -> dict[str, int]:
     the 1st (also running ones, against the computer, with fresh accounts), most
     first, whoever was at a loss included."""
     month = store._now().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-    signed = case(
-        (ChipMovement.to_account == ChipAccount.id, ChipMovement.amount),
-        else_=-ChipMovement.amount,
-    )
-    won = func.sum(signed).label("won")
+    won = func.sum(signed_amount(ChipAccount.id)).label("won")
     async with store._read() as session:
         rows = (
             await session.execute(
                 select(Player.nickname, won)
                 .join(ChipAccount, ChipAccount.player_id == Player.id)
-                .join(
-                    ChipMovement,
-                    or_(
-                        ChipMovement.to_account == ChipAccount.id,
-                        ChipMovement.from_account == ChipAccount.id,
-                    ),
-                )
+                .join(ChipMovement, touches(ChipAccount.id))
                 .where(
                     ChipMovement.reason.in_(("stake", "payout")),
                     ChipMovement.created_at >= month,

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store import accounts, ratings
@@ -22,7 +22,15 @@ from romme.store.chip_policy import STAKE_MAX, ChipPolicy
 from romme.store.core import StoreCore, bad, check_json, is_id, is_int, iso
 from romme.store.deletion import refuse_deleted_players
 from romme.store.errors import StoreError
-from romme.store.ledger import GAME_REASONS, debit, house_account, in_pots, lock_accounts, move
+from romme.store.ledger import (
+    GAME_REASONS,
+    debit,
+    house_account,
+    in_pots,
+    lock_accounts,
+    move,
+    signed_amount,
+)
 from romme.store.models import ChipAccount, ChipMovement, GameResult, LoginSession, Player
 from romme.store.records import PLAYING, WAITING
 from romme.store.standing import established_clauses, stake_limit
@@ -144,10 +152,7 @@ class ChipStore(StoreCore):
             own = or_(
                 ChipMovement.from_account == account.id, ChipMovement.to_account == account.id
             )
-            signed = case(
-                (ChipMovement.to_account == account.id, ChipMovement.amount),
-                else_=-ChipMovement.amount,
-            )
+            signed = signed_amount(account.id)
             newer = 0
             if before is not None:
                 newer = int(
@@ -341,12 +346,7 @@ class ChipStore(StoreCore):
             raise bad("limit must be a non-negative integer")
         now = self._now()
         month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-        won = func.sum(
-            case(
-                (ChipMovement.to_account == ChipAccount.id, ChipMovement.amount),
-                else_=-ChipMovement.amount,
-            )
-        ).label("won")
+        won = func.sum(signed_amount(ChipAccount.id)).label("won")
         query = (
             select(Player, won)
             .join(ChipAccount, ChipAccount.player_id == Player.id)

@@ -16,13 +16,13 @@ from datetime import timedelta
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, is_id, is_int
 from romme.store.errors import StoreError
 from romme.store.game_signals import names_and_addresses, soft_play_counts, staked_nets
-from romme.store.ledger import debit, house_account, lock_accounts, transfer
+from romme.store.ledger import debit, house_account, lock_accounts, signed_amount, touches, transfer
 from romme.store.models import (
     ChipAccount,
     ChipMovement,
@@ -218,18 +218,11 @@ async def _reverse_settlement(session: AsyncSession, table_id: int, now: Any) ->
     through the house: gainers pay the house (at most what they hold), the house
     pays the losers. Returns ``{account: signed change}``."""
     house = (await house_account(session, now)).id
-    signed = case(
-        (ChipMovement.to_account == ChipAccount.id, ChipMovement.amount),
-        else_=-ChipMovement.amount,
-    )
+    signed = signed_amount(ChipAccount.id)
     nets = (
         await session.execute(
             select(ChipAccount.id, ChipAccount.kind, func.sum(signed))
-            .join(
-                ChipAccount,
-                (ChipAccount.id == ChipMovement.to_account)
-                | (ChipAccount.id == ChipMovement.from_account),
-            )
+            .join(ChipAccount, touches(ChipAccount.id))
             .where(ChipMovement.table_id == table_id, ChipAccount.kind == "player")
             .group_by(ChipAccount.id, ChipAccount.kind)
         )

@@ -14,11 +14,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from romme.store.core import StoreCore, bad, is_id, is_int, iso
-from romme.store.ledger import GAME_REASONS
+from romme.store.ledger import GAME_REASONS, signed_amount, touches
 from romme.store.models import (
     ChipAccount,
     ChipMovement,
@@ -96,18 +96,11 @@ async def soft_play_counts(session: AsyncSession, tables: set[int]) -> dict[int,
 async def staked_nets(session: AsyncSession, since: Any) -> dict[tuple[int, int], int]:
     """``{(table, player): net}`` over the people's movements in staked games
     finished since ``since``."""
-    signed = case(
-        (ChipMovement.to_account == ChipAccount.id, ChipMovement.amount),
-        else_=-ChipMovement.amount,
-    )
+    signed = signed_amount(ChipAccount.id)
     rows = (
         await session.execute(
             select(ChipMovement.table_id, ChipAccount.player_id, func.sum(signed))
-            .join(
-                ChipAccount,
-                (ChipAccount.id == ChipMovement.to_account)
-                | (ChipAccount.id == ChipMovement.from_account),
-            )
+            .join(ChipAccount, touches(ChipAccount.id))
             .join(GameResult, GameResult.table_id == ChipMovement.table_id)
             .where(
                 ChipAccount.kind == "player",

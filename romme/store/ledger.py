@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import case, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -44,6 +45,8 @@ __all__ = [
     "move",
     "refund_stakes",
     "settle_stakes",
+    "signed_amount",
+    "touches",
     "transfer",
 ]
 
@@ -54,6 +57,19 @@ GAME_REASONS = ("stake", "payout", "refund")
 """The movements between a person and a game's pot."""
 
 
+def signed_amount(account: Any) -> Any:
+    """A movement's amount as ``account`` (an id, or a column such as
+    ``ChipAccount.id`` in a join) sees it: positive into it, negative out of it."""
+    return case(
+        (ChipMovement.to_account == account, ChipMovement.amount), else_=-ChipMovement.amount
+    )
+
+
+def touches(account: Any) -> Any:
+    """The movements into or out of ``account`` (an id or a column)."""
+    return or_(ChipMovement.to_account == account, ChipMovement.from_account == account)
+
+
 async def chips_won_and_lost(session: AsyncSession, player_id: int) -> dict[str, int]:
     """``{"chips_won", "chips_lost"}`` over the player's finished staked games: each
     game's gain (its payout above the stake) counts as won, each game's loss (a
@@ -61,9 +77,7 @@ async def chips_won_and_lost(session: AsyncSession, player_id: int) -> dict[str,
     account = await session.scalar(select(ChipAccount.id).where(ChipAccount.player_id == player_id))
     if account is None:
         return {"chips_won": 0, "chips_lost": 0}
-    net = func.sum(
-        case((ChipMovement.to_account == account, ChipMovement.amount), else_=-ChipMovement.amount)
-    )
+    net = func.sum(signed_amount(account))
     per_game = (
         await session.scalars(
             select(net)
@@ -254,9 +268,7 @@ async def _won_from_house_today(
     house_tables = select(ChipMovement.table_id).where(
         ChipMovement.from_account == house, ChipMovement.reason == "stake"
     )
-    signed = case(
-        (ChipMovement.to_account == account, ChipMovement.amount), else_=-ChipMovement.amount
-    )
+    signed = signed_amount(account)
     net = await session.scalar(
         select(func.coalesce(func.sum(signed), 0)).where(
             or_(ChipMovement.to_account == account, ChipMovement.from_account == account),

@@ -10,8 +10,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -387,3 +388,22 @@ async def play_out(players: list[Autoplayer], timeout: float = 120) -> None:
         _, pending = await asyncio.wait(waits, timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
+
+
+def run_in_thread(work: Callable[[], Coroutine[Any, Any, None]], timeout: float = 240) -> None:
+    """Run ``work()`` to its end on an event loop of its own, in a thread (a browser
+    test's Playwright owns the main thread); its exception is raised here."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(work())
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"still running after {timeout}s"
+    if errors:
+        raise errors[0]

@@ -6,8 +6,6 @@ reverses the game and the moderation log says so."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,15 @@ from typing import Any
 import pytest
 
 from tests.bots.holding_back import HOLDS, HoldingBack
-from tests.server.helpers import Autoplayer, Client, ServerProcess, admin, create_table, play_out
+from tests.server.helpers import (
+    Autoplayer,
+    Client,
+    ServerProcess,
+    admin,
+    create_table,
+    play_out,
+    run_in_thread,
+)
 from tests.web.ui import register
 
 PASSWORD = "secret-pass"
@@ -53,18 +59,7 @@ def held_back_game(server: ServerProcess) -> tuple[int, str]:
         for client in (holder, winner):
             await client.close()
 
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(play())
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(240)
-    assert not thread.is_alive() and not errors, errors
+    run_in_thread(play, 240)
     return found[0]
 
 

@@ -5,8 +5,6 @@ and rating the server has now."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.helpers import Client, ServerProcess
+from tests.server.helpers import Client, ServerProcess, run_in_thread
 from tests.server.test_replay import finished_game
 from tests.web.ui import register, wait_for
 
@@ -46,18 +44,7 @@ def play_elsewhere(server: ServerProcess) -> None:
         finally:
             await client.close()
 
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(play())
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(180)
-    assert not thread.is_alive() and not errors, errors
+    run_in_thread(play, 180)
 
 
 def shown(page: Any) -> dict[str, str]:
