@@ -20,6 +20,7 @@ import asyncio
 from typing import Any
 
 from sqlalchemy import String, cast, delete, or_, select
+from sqlalchemy.exc import IntegrityError
 
 from romme.store import accounts, limits, ratings
 from romme.store.core import StoreCore, is_id, iso, ms
@@ -317,8 +318,14 @@ class AccountOwnerStore(StoreCore):
         counter of their own, so that someone who holds an open session cannot try
         password after password, nor lock the owner's logins out."""
         key = f"password-check:{player_id}"
-        async with self._write() as session:
-            await limits.count_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
+        try:
+            async with self._write() as session:
+                await limits.count_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
+        except IntegrityError:
+            # Checks at the same moment made the same new counter (PostgreSQL): the
+            # row stands now, and this second try counts on it, locked.
+            async with self._write() as session:
+                await limits.count_failure(session, key, limits.ACCOUNT_LOGINS, self._now())
         right = (
             isinstance(password, str)
             and accounts.password_fits(password)
